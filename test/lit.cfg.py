@@ -1,0 +1,21 @@
+# lit configuration for Tessera's FileCheck tests.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "Tessera"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".csl", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tessera_obj_root, "test")
+# Directories with their own runners, and inputs that are not tests.
+config.excludes = ["unit", "python", "Inputs", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [os.path.join(config.tessera_obj_root, "bin"), config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["cslc", "tessera-opt"], tool_dirs)
+config.substitutions.append(("%python", config.python_executable))
