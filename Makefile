@@ -10,7 +10,7 @@ ifneq ($(CLANG_CXX),)
 COMPILER_FLAGS := -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22
 endif
 
-.PHONY: all deps configure build test demo docs clean format
+.PHONY: all deps configure build test demo docs bench clean format
 
 all: build
 
@@ -31,6 +31,9 @@ test: build
 
 demo: build
 	@bash scripts/demo.sh $(BUILD_DIR)
+
+bench: build
+	@bash bench/run-all.sh $(BUILD_DIR)
 
 # Refresh the generated dialect reference in docs/Dialects/ after editing .td files.
 docs: build

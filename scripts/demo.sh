@@ -22,7 +22,7 @@ run_stage() {
   echo
   echo "== $name: $description"
   echo "\$ ${*/#$root\//}"
-  local log="$work/$name.log"
+  local log="$work/$name-${#done_stages[@]}.log"
   (cd "$work" && "$@") >"$log" 2>&1
   local status=$?
   if [[ $status -eq 0 ]]; then
@@ -58,8 +58,11 @@ echo "Tessera demo: examples/hello on a 4x1 rectangle"
 "$bin/cslc" --version | head -n 1
 
 stages=(parse semantics compile run)
-run_stage parse "parse the layout and the PE program" \
+run_stage parse "parse the top-level layout file into a syntax tree" \
   "$bin/cslc" --emit=ast "$example/layout.csl" "${flags[@]}"
+[[ $? -eq 2 ]] && { summary parse "${stages[*]:1}"; exit 0; }
+run_stage parse "parse the PE program" \
+  "$bin/cslc" --emit=ast "$example/pe_program.csl"
 [[ $? -eq 2 ]] && { summary parse "${stages[*]:1}"; exit 0; }
 
 run_stage semantics "comptime evaluation and layout elaboration into MLIR" \

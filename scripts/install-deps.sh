@@ -16,6 +16,7 @@ packages=(
   mlir-22-tools
   clang-22
   lld-22
+  libclang-rt-22-dev
   libboost-dev
   nlohmann-json3-dev
   catch2

@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Driver/CslcOptions.h"
+#include "tessera/Frontend/ASTPrinter.h"
+#include "tessera/Frontend/CSLPrinter.h"
+#include "tessera/Frontend/Parser.h"
 #include "tessera/Version.h"
 
 #include "llvm/Support/InitLLVM.h"
@@ -38,12 +41,29 @@ int compile(const CslcOptions &options) {
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.setIncludeDirs(options.importPaths);
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  unsigned bufferID =
+      sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
 
-  // The stages after reading the source are not built yet; say so plainly
-  // rather than produce output that looks like a compiled program.
-  return reportError("'--emit=" + getEmitKindName(options.emit) +
-                     "' is not supported yet: this cslc stops after reading '" +
+  frontend::ParseResult parsed =
+      frontend::parseSourceFile(sourceMgr, bufferID, llvm::errs());
+  if (parsed.numErrors > 0)
+    return 1;
+  if (options.emit == EmitKind::AST) {
+    frontend::printAST(*parsed.file, sourceMgr, llvm::outs());
+    return 0;
+  }
+  if (options.emit == EmitKind::CSL) {
+    frontend::printCSL(*parsed.file, llvm::outs());
+    return 0;
+  }
+
+  // The stages after parsing are not built yet; say so plainly rather than
+  // produce output that looks like a compiled program.
+  std::string stage = options.emit == EmitKind::Binary
+                          ? "writing PE binaries to '" + options.outputDir + "'"
+                          : "'--emit=" + getEmitKindName(options.emit).str() + "'";
+  return reportError(stage +
+                     " is not supported yet: this cslc stops after parsing '" +
                      options.inputFile + "'");
 }
 
