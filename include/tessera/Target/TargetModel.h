@@ -8,7 +8,9 @@
 #ifndef TESSERA_TARGET_TARGETMODEL_H
 #define TESSERA_TARGET_TARGETMODEL_H
 
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace tessera::target {
@@ -18,36 +20,171 @@ enum class Arch { WSE2, WSE3 };
 /// Parses an architecture name as `cslc --arch` spells it ("wse2", "wse3").
 std::optional<Arch> parseArch(std::string_view name);
 
+/// The three kinds of task; each has its own ID range.
+enum class TaskKind { Data, Local, Control };
+
+/// What the ID of a data task names.
+enum class DataTaskSource {
+  Color,     ///< WSE-2: the data task ID is the color it receives on.
+  InputQueue ///< WSE-3: the data task ID is the input queue it drains.
+};
+
+/// An inclusive range of hardware IDs.
+struct IDRange {
+  unsigned first;
+  unsigned last;
+
+  bool contains(int64_t id) const {
+    return id >= static_cast<int64_t>(first) &&
+           id <= static_cast<int64_t>(last);
+  }
+};
+
+/// The PEs memcpy adds around the program rectangle, per side.
+struct MemcpyMargins {
+  unsigned west;
+  unsigned east;
+  unsigned north;
+  unsigned south;
+};
+
+/// The numbers behind one architecture; see TargetModel for their meaning.
+struct TargetFacts {
+  std::string_view name;
+  unsigned numRoutableColors;
+  unsigned peMemoryBytes;
+  unsigned numTaskIDs;
+  unsigned maxMemcpyChannels;
+  unsigned numInputQueues;
+  unsigned numOutputQueues;
+  IDRange dataTaskIDs;
+  IDRange localTaskIDs;
+  IDRange controlTaskIDs;
+  DataTaskSource dataTaskSource;
+  unsigned numMicrothreadIDs;
+  bool hasColorSwap;
+  bool hasFabricDSDPriority;
+  bool hasQueueFlush;
+  std::span<const unsigned> memcpyReservedInputQueues;
+  std::span<const unsigned> memcpyReservedOutputQueues;
+};
+
 class TargetModel {
 public:
   static const TargetModel &get(Arch arch);
 
   Arch getArch() const { return arch; }
   /// The name `cslc --arch` uses for this architecture.
-  std::string_view getName() const { return name; }
+  std::string_view getName() const { return facts.name; }
   /// Colors 0..N-1 can be given routes.
-  unsigned getNumRoutableColors() const { return numRoutableColors; }
+  unsigned getNumRoutableColors() const { return facts.numRoutableColors; }
   /// Bytes of SRAM per PE, shared by code and data.
-  unsigned getPEMemoryBytes() const { return peMemoryBytes; }
+  unsigned getPEMemoryBytes() const { return facts.peMemoryBytes; }
   /// Entries in the hardware task table.
-  unsigned getNumTaskIDs() const { return numTaskIDs; }
+  unsigned getNumTaskIDs() const { return facts.numTaskIDs; }
   /// Host I/O channels the memcpy runtime can use at once.
-  unsigned getMaxMemcpyChannels() const { return maxMemcpyChannels; }
+  unsigned getMaxMemcpyChannels() const { return facts.maxMemcpyChannels; }
+
+  //===--------------------------------------------------------------------===//
+  // Tasks
+  //===--------------------------------------------------------------------===//
+
+  /// The IDs a task of `kind` may be bound to.
+  IDRange getTaskIDRange(TaskKind kind) const;
+  /// What a data task ID is: a color (WSE-2) or an input queue (WSE-3).
+  DataTaskSource getDataTaskSource() const { return facts.dataTaskSource; }
+  /// The ID that means "no entry point" in control wavelets.
+  static constexpr unsigned getNullTaskID() { return 31; }
+  /// The hardware teardown task.
+  static constexpr unsigned getTeardownTaskID() { return 29; }
+  /// Task IDs the memcpy runtime binds on every kernel PE.
+  std::span<const unsigned> getMemcpyReservedTaskIDs() const;
+  /// A data task splits one wavelet payload among at most this many
+  /// arguments; a control task takes at most as many.
+  static constexpr unsigned getMaxTaskArgs() { return 4; }
+  /// Bits of payload in one wavelet, shared by a data task's arguments.
+  static constexpr unsigned getWaveletPayloadBits() { return 32; }
+
+  //===--------------------------------------------------------------------===//
+  // Colors, queues and microthreads
+  //===--------------------------------------------------------------------===//
+
+  /// Routable colors the memcpy runtime uses for its own streams.
+  std::span<const unsigned> getMemcpyReservedColors() const;
+  unsigned getNumInputQueues() const { return facts.numInputQueues; }
+  unsigned getNumOutputQueues() const { return facts.numOutputQueues; }
+  /// Queues memcpy owns: 0 on WSE-2, 0 and 1 on WSE-3.
+  std::span<const unsigned> getMemcpyReservedInputQueues() const {
+    return facts.memcpyReservedInputQueues;
+  }
+  std::span<const unsigned> getMemcpyReservedOutputQueues() const {
+    return facts.memcpyReservedOutputQueues;
+  }
+  /// Queues must be bound to a color with @initialize_queue (WSE-3); on
+  /// WSE-2 the fabric DSD's color binds them implicitly.
+  bool requiresQueueInitialization() const {
+    return facts.dataTaskSource == DataTaskSource::InputQueue;
+  }
+  /// Microthread IDs a program can name (`ut_id`); 0 where microthreads are
+  /// chosen implicitly by the hardware (WSE-2).
+  unsigned getNumMicrothreadIDs() const { return facts.numMicrothreadIDs; }
+  /// @block/@unblock accept a color (WSE-2) or a queue and a ut_id (WSE-3).
+  /// These follow what a data task is bound to.
+  bool canBlockColors() const {
+    return facts.dataTaskSource == DataTaskSource::Color;
+  }
+  bool canBlockQueues() const {
+    return facts.dataTaskSource == DataTaskSource::InputQueue;
+  }
+  /// @queue_flush exists on WSE-3 only.
+  bool hasQueueFlush() const { return facts.hasQueueFlush; }
+
+  //===--------------------------------------------------------------------===//
+  // DSDs
+  //===--------------------------------------------------------------------===//
+
+  /// Width of a DSD's length field.
+  static constexpr unsigned getDSDLengthBits() { return 15; }
+  /// The length value that means "never ends" (fabric streams).
+  static constexpr unsigned getInfiniteDSDLength() {
+    return (1u << getDSDLengthBits()) - 1;
+  }
+  /// The largest finite DSD length.
+  static constexpr unsigned getMaxDSDLength() {
+    return getInfiniteDSDLength() - 1;
+  }
+  /// Induction variables of a mem4d DSD.
+  static constexpr unsigned getMaxMem4dDims() { return 4; }
+  /// WSE-3 puts `.priority` on fabric DSDs and FIFOs; WSE-2 on the
+  /// operation.
+  bool hasFabricDSDPriority() const { return facts.hasFabricDSDPriority; }
+  bool hasDSDOpPriority() const { return !facts.hasFabricDSDPriority; }
+
+  //===--------------------------------------------------------------------===//
+  // Router
+  //===--------------------------------------------------------------------===//
+
+  /// Route positions per color: 0 (the base routes) and 1..N-1 (switches).
+  static constexpr unsigned getNumSwitchPositions() { return 4; }
+  /// Colors c and c^1 can swap on entry (WSE-2 only).
+  bool hasColorSwap() const { return facts.hasColorSwap; }
+  /// Range filters compare the 16-bit index field of a wavelet.
+  static constexpr unsigned getFilterIndexBits() { return 16; }
+
+  //===--------------------------------------------------------------------===//
+  // Memcpy
+  //===--------------------------------------------------------------------===//
+
+  /// The support PEs memcpy places around the rectangle (three columns west
+  /// and two east of it, plus a one-PE halo all round).
+  static constexpr MemcpyMargins getMemcpyMargins() { return {4, 3, 1, 1}; }
 
 private:
-  constexpr TargetModel(Arch arch, std::string_view name,
-                        unsigned numRoutableColors, unsigned peMemoryBytes,
-                        unsigned numTaskIDs, unsigned maxMemcpyChannels)
-      : arch(arch), name(name), numRoutableColors(numRoutableColors),
-        peMemoryBytes(peMemoryBytes), numTaskIDs(numTaskIDs),
-        maxMemcpyChannels(maxMemcpyChannels) {}
+  constexpr TargetModel(Arch arch, const TargetFacts &facts)
+      : arch(arch), facts(facts) {}
 
   Arch arch;
-  std::string_view name;
-  unsigned numRoutableColors;
-  unsigned peMemoryBytes;
-  unsigned numTaskIDs;
-  unsigned maxMemcpyChannels;
+  TargetFacts facts;
 
   static const TargetModel wse2;
   static const TargetModel wse3;

@@ -4,6 +4,6 @@
 
 #include "mlir/IR/Dialect.h"
 
-#include "tessera/Dialect/CSL/IR/CSLOpsDialect.h.inc"
+#include "tessera/Dialect/CSL/IR/CSLDialect.h.inc"
 
 #endif // TESSERA_DIALECT_CSL_IR_CSLDIALECT_H
