@@ -25,16 +25,21 @@ void ParserState::error(const char *loc, const llvm::Twine &message) {
 
 const char *ParserState::recover(const char *start, const char *errorPos,
                                  const std::string &message, bool topLevel) {
-  error(errorPos, message);
+  // A `;` missing at the end of a line is reported right after the last
+  // token, where it belongs, rather than at the start of the next line.
+  bool semicolonAtLineEnd =
+      llvm::StringRef(message).starts_with("expected ';'") &&
+      lastTokenEnd > start && lastTokenEnd <= errorPos &&
+      std::memchr(lastTokenEnd, '\n', errorPos - lastTokenEnd);
+  error(semicolonAtLineEnd ? lastTokenEnd : errorPos, message);
   // An unterminated literal runs to the end of its line; its text is not
   // code, so resume on the next line.
   if (llvm::StringRef(message).starts_with("unterminated")) {
     const void *nl = std::memchr(errorPos, '\n', end - errorPos);
     return nl ? static_cast<const char *>(nl) + 1 : end;
   }
-  if (llvm::StringRef(message).starts_with("expected ';'") &&
-      lastTokenEnd > start && lastTokenEnd <= errorPos &&
-      std::memchr(lastTokenEnd, '\n', errorPos - lastTokenEnd))
+  // The next line starts a new declaration or statement: resume there.
+  if (semicolonAtLineEnd)
     return errorPos;
   return resynchronize(start, errorPos, end, topLevel,
                        llvm::StringRef(message).starts_with("expected '}'"));
