@@ -1,0 +1,40 @@
+//===- Diagnostics.h - Semantic diagnostics ---------------------*- C++ -*-===//
+//
+// Prints errors and notes through the SourceMgr in the parser's format
+// (`file:line:col: error: message`, the source line and a caret) and counts
+// them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_FRONTEND_SEMA_DIAGNOSTICS_H
+#define TESSERA_FRONTEND_SEMA_DIAGNOSTICS_H
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tessera::frontend::sema {
+
+class DiagnosticEngine {
+public:
+  DiagnosticEngine(llvm::SourceMgr &sm, llvm::raw_ostream &os)
+      : sm(sm), os(os) {}
+
+  void error(llvm::SMLoc loc, const llvm::Twine &message);
+  void warning(llvm::SMLoc loc, const llvm::Twine &message);
+  /// A note about the last error or warning.
+  void note(llvm::SMLoc loc, const llvm::Twine &message);
+
+  unsigned getNumErrors() const { return numErrors; }
+  llvm::SourceMgr &getSourceMgr() { return sm; }
+
+private:
+  llvm::SourceMgr &sm;
+  llvm::raw_ostream &os;
+  unsigned numErrors = 0;
+};
+
+} // namespace tessera::frontend::sema
+
+#endif // TESSERA_FRONTEND_SEMA_DIAGNOSTICS_H

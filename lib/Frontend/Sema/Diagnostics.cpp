@@ -1,0 +1,18 @@
+//===- Diagnostics.cpp - Semantic diagnostics -----------------------------===//
+
+#include "tessera/Frontend/Sema/Diagnostics.h"
+
+using namespace tessera::frontend::sema;
+
+void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message) {
+  ++numErrors;
+  sm.PrintMessage(os, loc, llvm::SourceMgr::DK_Error, message);
+}
+
+void DiagnosticEngine::warning(llvm::SMLoc loc, const llvm::Twine &message) {
+  sm.PrintMessage(os, loc, llvm::SourceMgr::DK_Warning, message);
+}
+
+void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
+  sm.PrintMessage(os, loc, llvm::SourceMgr::DK_Note, message);
+}
