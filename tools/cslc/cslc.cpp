@@ -8,9 +8,13 @@
 #include "tessera/Driver/CslcOptions.h"
 #include "tessera/Frontend/ASTPrinter.h"
 #include "tessera/Frontend/CSLPrinter.h"
+#include "tessera/Frontend/Elaboration/FabricGen.h"
+#include "tessera/Frontend/Elaboration/LayoutBuiltins.h"
+#include "tessera/Frontend/Elaboration/ModuleLoader.h"
 #include "tessera/Frontend/Parser.h"
 #include "tessera/Version.h"
 
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -30,6 +34,90 @@ void printVersion(llvm::raw_ostream &os) {
   os << "cslc (Tessera) " << TESSERA_VERSION_STRING << "\n"
      << "built with LLVM/MLIR " << TESSERA_LLVM_VERSION_STRING << "\n"
      << "targets: wse2, wse3\n";
+}
+
+frontend::sema::InterpreterOptions
+getInterpreterOptions(const CslcOptions &options) {
+  using frontend::sema::FloatFormat;
+  frontend::sema::InterpreterOptions result;
+  result.arch = options.arch;
+  switch (options.fp16Format) {
+  case Fp16Format::IEEE:
+    result.fp16Format = FloatFormat::F16;
+    break;
+  case Fp16Format::CB16:
+    result.fp16Format = FloatFormat::CB16;
+    break;
+  case Fp16Format::BF16:
+    result.fp16Format = FloatFormat::BF16;
+    break;
+  }
+  if (options.maxInlinedIterations)
+    result.maxSteps = *options.maxInlinedIterations;
+  if (options.comptimeFuncDepthLimit)
+    result.maxCallDepth = *options.comptimeFuncDepthLimit;
+  return result;
+}
+
+/// Runs the top-level file's comptime blocks and layout and prints the
+/// fabric module (docs/Elaboration.md).
+int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
+              unsigned bufferID, std::unique_ptr<frontend::ast::SourceFile> ast) {
+  namespace sema = frontend::sema;
+  namespace elab = frontend::elaboration;
+  sema::TypeContext types;
+  sema::DiagnosticEngine diags(sourceMgr, llvm::errs());
+  sema::Interpreter interp(types, diags, llvm::outs(),
+                           getInterpreterOptions(options));
+  elab::ModuleLoader loader(sourceMgr, interp, llvm::errs(),
+                            {options.importPaths, TESSERA_CSL_LIBRARY_DIR});
+  loader.install();
+  elab::LayoutDescription layout;
+  elab::LayoutBuilder layoutBuilder(interp, loader, layout);
+  layoutBuilder.install();
+
+  elab::LoadedFile &top =
+      loader.addParsedFile(options.inputFile, bufferID, std::move(ast));
+  sema::ParamMap params;
+  for (const NamedValue &param : options.params) {
+    if (!top.findParam(param.name))
+      return reportError("'--params' names '" + param.name + "', which '" +
+                         options.inputFile + "' does not declare as a param");
+    params[param.name] = sema::Value::getComptimeInt(
+        types, llvm::APSInt(llvm::APInt(64, param.value), /*isUnsigned=*/true));
+  }
+  sema::ModuleInstance &module =
+      interp.createModule(*top.ast, options.inputFile, std::move(params));
+  auto failed = [&] {
+    return diags.getNumErrors() + loader.getNumSyntaxErrors() > 0;
+  };
+  if (failed() || !interp.runComptimeBlocks(module) || failed() ||
+      !layoutBuilder.run(module) || failed())
+    return 1;
+
+  elab::FabricOptions fabricOptions;
+  fabricOptions.arch = options.arch;
+  if (options.fabricDims)
+    fabricOptions.dims = {options.fabricDims->x, options.fabricDims->y};
+  if (options.fabricOffsets)
+    fabricOptions.offsets = {options.fabricOffsets->x,
+                             options.fabricOffsets->y};
+  fabricOptions.memcpy = options.memcpy;
+  fabricOptions.channels = options.channels;
+  auto [width, height] = *layout.rectangle;
+  if (llvm::Error error =
+          elab::computeGeometry(width, height, fabricOptions).takeError())
+    return reportError(llvm::toString(std::move(error)));
+
+  mlir::MLIRContext context;
+  auto fabricOp = elab::generateFabric(context, layout, fabricOptions);
+  if (!fabricOp) {
+    llvm::errs() << "cslc: internal error: "
+                 << llvm::toString(fabricOp.takeError()) << "\n";
+    return 1;
+  }
+  (*fabricOp)->print(llvm::outs());
+  return 0;
 }
 
 int compile(const CslcOptions &options) {
@@ -56,6 +144,10 @@ int compile(const CslcOptions &options) {
     frontend::printCSL(*parsed.file, llvm::outs());
     return 0;
   }
+  // The csl program modules come later; for now --emit=mlir prints the
+  // fabric module alone.
+  if (options.emit == EmitKind::Fabric || options.emit == EmitKind::MLIR)
+    return elaborate(options, sourceMgr, bufferID, std::move(parsed.file));
 
   // The stages after parsing are not built yet; say so plainly rather than
   // produce output that looks like a compiled program.

@@ -7,10 +7,14 @@ using namespace tessera::frontend::sema;
 void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message) {
   ++numErrors;
   sm.PrintMessage(os, loc, llvm::SourceMgr::DK_Error, message);
+  if (reportHook)
+    reportHook(loc);
 }
 
 void DiagnosticEngine::warning(llvm::SMLoc loc, const llvm::Twine &message) {
   sm.PrintMessage(os, loc, llvm::SourceMgr::DK_Warning, message);
+  if (reportHook)
+    reportHook(loc);
 }
 
 void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {

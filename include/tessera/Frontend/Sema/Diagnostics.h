@@ -14,6 +14,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+
 namespace tessera::frontend::sema {
 
 class DiagnosticEngine {
@@ -26,6 +28,12 @@ public:
   /// A note about the last error or warning.
   void note(llvm::SMLoc loc, const llvm::Twine &message);
 
+  /// Called after every error and warning with its location, so that a
+  /// later stage can add notes (the chain of imports leading to a file).
+  void setReportHook(std::function<void(llvm::SMLoc)> hook) {
+    reportHook = std::move(hook);
+  }
+
   unsigned getNumErrors() const { return numErrors; }
   llvm::SourceMgr &getSourceMgr() { return sm; }
 
@@ -33,6 +41,7 @@ private:
   llvm::SourceMgr &sm;
   llvm::raw_ostream &os;
   unsigned numErrors = 0;
+  std::function<void(llvm::SMLoc)> reportHook;
 };
 
 } // namespace tessera::frontend::sema

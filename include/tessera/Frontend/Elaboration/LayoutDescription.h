@@ -1,0 +1,147 @@
+//===- LayoutDescription.h - What a layout block describes -----*- C++ -*-===//
+//
+// The result of running a `layout` block: the rectangle, which program
+// instance each PE runs, each PE's color configurations and the names the
+// host sees. Per-PE facts are stored as runs of equal values along each row,
+// so a 750x994 rectangle running one program is 994 runs, not 745,500
+// entries. FabricGen turns this into a `fabric.fabric` module.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_FRONTEND_ELABORATION_LAYOUTDESCRIPTION_H
+#define TESSERA_FRONTEND_ELABORATION_LAYOUTDESCRIPTION_H
+
+#include "tessera/Frontend/Sema/ModuleInstance.h"
+
+#include "llvm/Support/SMLoc.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::frontend::elaboration {
+
+/// PEs [begin, end) of one row holding value `value`, set by the call at
+/// `loc`. Runs only merge PEs set by the same call, so that "set twice"
+/// errors can point at the call that set a PE first.
+struct Run {
+  int64_t begin = 0;
+  int64_t end = 0;
+  unsigned value = 0;
+  llvm::SMLoc loc;
+};
+
+/// One value (an index into some table) per PE, as sorted runs per row.
+class RunGrid {
+public:
+  /// Sets PE (x, y); when it is set already, returns the run holding it and
+  /// changes nothing.
+  std::optional<Run> set(int64_t x, int64_t y, unsigned value,
+                         llvm::SMLoc loc);
+  /// The value of PE (x, y), if set.
+  std::optional<unsigned> get(int64_t x, int64_t y) const;
+  /// Rows by y, each with its runs sorted by x.
+  const std::map<int64_t, std::vector<Run>> &getRows() const { return rows; }
+  uint64_t getNumRuns() const;
+
+private:
+  std::map<int64_t, std::vector<Run>> rows;
+};
+
+/// A rectangle of PEs with one value: rows [y, y + height) of the columns
+/// [x, x + width).
+struct ValueRect {
+  int64_t x = 0;
+  int64_t y = 0;
+  int64_t width = 1;
+  int64_t height = 1;
+  unsigned value = 0;
+};
+
+/// Merges equal runs of consecutive rows into rectangles, sorted by origin
+/// (row, then column).
+std::vector<ValueRect> mergeRuns(const RunGrid &grid);
+
+enum class Direction : uint8_t { Ramp, North, South, East, West };
+
+/// A direction set as a bit mask (1 << Direction).
+using DirectionMask = uint8_t;
+
+struct SwitchPosition {
+  bool isRx = true;
+  Direction direction = Direction::Ramp;
+  bool operator==(const SwitchPosition &) const = default;
+};
+
+enum class PopMode : uint8_t { NoPop, AlwaysPop, PopOnAdvance };
+
+struct RangeFilter {
+  int64_t minIndex = 0;
+  int64_t maxIndex = 0;
+  bool operator==(const RangeFilter &) const = default;
+};
+
+struct CounterFilter {
+  int64_t initCounter = 0;
+  int64_t maxCounter = 0;
+  int64_t limit1 = 0;
+  bool countData = false;
+  bool countControl = false;
+  bool fastMode = false;
+  bool operator==(const CounterFilter &) const = default;
+};
+
+/// Every field of `@set_color_config`'s config struct.
+struct ColorConfig {
+  DirectionMask rx = 0;
+  DirectionMask tx = 0;
+  bool colorSwapX = false;
+  bool colorSwapY = false;
+  std::optional<SwitchPosition> pos1, pos2, pos3;
+  std::optional<int64_t> currentSwitchPos;
+  bool ringMode = false;
+  std::optional<PopMode> popMode;
+  std::optional<RangeFilter> rangeFilter;
+  std::optional<CounterFilter> counterFilter;
+  bool teardown = false;
+  bool operator==(const ColorConfig &) const = default;
+};
+
+/// A distinct (file, params) pair of `@set_tile_code`.
+struct ProgramInstance {
+  std::string path;        // canonical
+  std::string displayName; // as the layout spelled it
+  sema::ParamMap params;   // only the params the call gave
+  sema::ModuleInstance *module = nullptr;
+  llvm::SMLoc loc; // the first @set_tile_code naming it
+};
+
+/// `@export_name(name, type, mutable)`.
+struct ExportedName {
+  std::string name;
+  const sema::Type *type = nullptr;
+  bool isMutable = false;
+  llvm::SMLoc loc;
+};
+
+struct LayoutDescription {
+  std::optional<std::pair<int64_t, int64_t>> rectangle;
+  llvm::SMLoc rectangleLoc;
+  std::vector<ProgramInstance> programs;
+  /// Per PE: an index into `programs`.
+  RunGrid placement;
+  /// Distinct configurations; color grids index into it.
+  std::vector<ColorConfig> configs;
+  /// Per color: per PE an index into `configs`.
+  std::map<int64_t, RunGrid> colorConfigs;
+  std::vector<ExportedName> exports;
+
+  /// The index of `config` in `configs`, adding it when new.
+  unsigned internConfig(const ColorConfig &config);
+};
+
+} // namespace tessera::frontend::elaboration
+
+#endif // TESSERA_FRONTEND_ELABORATION_LAYOUTDESCRIPTION_H

@@ -1,0 +1,352 @@
+//===- LayoutBuiltins.cpp - The builtins of a layout block ----------------===//
+
+#include "tessera/Frontend/Elaboration/LayoutBuiltins.h"
+
+#include "tessera/Target/TargetModel.h"
+
+using namespace tessera;
+using namespace tessera::frontend;
+using namespace tessera::frontend::elaboration;
+using sema::Value;
+
+static std::string formatPE(int64_t x, int64_t y) {
+  return "(" + std::to_string(x) + ", " + std::to_string(y) + ")";
+}
+
+void LayoutBuilder::install() {
+  auto bind = [this](auto method) {
+    return [this, method](sema::BuiltinArgs &args) {
+      return (this->*method)(args);
+    };
+  };
+  interp.registerBuiltin("set_rectangle", bind(&LayoutBuilder::setRectangle));
+  interp.registerBuiltin("set_tile_code", bind(&LayoutBuilder::setTileCode));
+  interp.registerBuiltin("set_color_config",
+                         bind(&LayoutBuilder::setColorConfig));
+  interp.registerBuiltin("export_name", bind(&LayoutBuilder::exportName));
+}
+
+bool LayoutBuilder::run(sema::ModuleInstance &module) {
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  const ast::LayoutBlock *block = module.getLayoutBlock();
+  if (!block) {
+    diags.error(module.getFile().getLoc(),
+                "'" + module.getName() + "' has no layout block");
+    return false;
+  }
+  unsigned errors = diags.getNumErrors();
+  if (!interp.runBlock(module, *block->body))
+    return false;
+  if (!layout.rectangle && diags.getNumErrors() == errors) {
+    diags.error(block->getLoc(), "the layout block never calls "
+                                 "'@set_rectangle'");
+    return false;
+  }
+  return diags.getNumErrors() == errors;
+}
+
+bool LayoutBuilder::expectArgs(sema::BuiltinArgs &args, unsigned min,
+                               unsigned max) {
+  if (args.size() >= min && args.size() <= max)
+    return true;
+  std::string expected = min == max ? std::to_string(min)
+                                    : std::to_string(min) + " or " +
+                                          std::to_string(max);
+  interp.getDiagnostics().error(
+      args.getCall().name.loc(),
+      "'@" + args.getCall().name.text + "' expects " + expected +
+          " arguments, found " + llvm::Twine(args.size()));
+  return false;
+}
+
+std::optional<int64_t> LayoutBuilder::intArg(sema::BuiltinArgs &args,
+                                             unsigned i) {
+  std::optional<Value> v = args.evaluate(i);
+  if (!v)
+    return std::nullopt;
+  if (!v->is(Value::Kind::Int)) {
+    interp.getDiagnostics().error(
+        args.getArg(i).getLoc(), "expected a comptime-known integer, found '" +
+                                     v->getType()->str() + "'");
+    return std::nullopt;
+  }
+  if (v->getInt().getSignificantBits() > 32) {
+    interp.getDiagnostics().error(args.getArg(i).getLoc(),
+                                  "value " + sema::intToString(v->getInt()) +
+                                      " is too large for a PE coordinate");
+    return std::nullopt;
+  }
+  return v->getInt().getExtValue();
+}
+
+std::optional<Value> LayoutBuilder::setRectangle(sema::BuiltinArgs &args) {
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  if (!expectArgs(args, 2, 2))
+    return std::nullopt;
+  llvm::SMLoc loc = args.getCall().getLoc();
+  if (layout.rectangle) {
+    diags.error(loc, "'@set_rectangle' is called twice");
+    diags.note(layout.rectangleLoc, "first called here");
+    return std::nullopt;
+  }
+  std::optional<int64_t> width = intArg(args, 0);
+  std::optional<int64_t> height = width ? intArg(args, 1) : std::nullopt;
+  if (!height)
+    return std::nullopt;
+  if (*width < 1 || *height < 1) {
+    diags.error(loc, "the rectangle must have a positive size, got " +
+                         formatPE(*width, *height));
+    return std::nullopt;
+  }
+  layout.rectangle = {*width, *height};
+  layout.rectangleLoc = loc;
+  return Value::getVoid(interp.getTypes());
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+LayoutBuilder::peArgs(sema::BuiltinArgs &args) {
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  if (!layout.rectangle) {
+    diags.error(args.getCall().getLoc(), "'@" + args.getCall().name.text +
+                                             "' before '@set_rectangle'");
+    return std::nullopt;
+  }
+  std::optional<int64_t> x = intArg(args, 0);
+  std::optional<int64_t> y = x ? intArg(args, 1) : std::nullopt;
+  if (!y)
+    return std::nullopt;
+  auto [width, height] = *layout.rectangle;
+  if (*x < 0 || *y < 0 || *x >= width || *y >= height) {
+    diags.error(args.getArg(0).getLoc(),
+                "PE " + formatPE(*x, *y) + " is outside the " +
+                    llvm::Twine(width) + "x" + llvm::Twine(height) +
+                    " rectangle");
+    return std::nullopt;
+  }
+  return std::make_pair(*x, *y);
+}
+
+std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  std::optional<Value> name = args.evaluate(2);
+  if (!name)
+    return std::nullopt;
+  if (!name->is(Value::Kind::String)) {
+    diags.error(args.getArg(2).getLoc(),
+                "'@set_tile_code' expects a file name string, found '" +
+                    name->getType()->str() + "'");
+    return std::nullopt;
+  }
+  sema::ParamMap params;
+  if (args.size() == 4) {
+    std::optional<Value> v = args.evaluate(3);
+    if (!v)
+      return std::nullopt;
+    std::optional<sema::ParamMap> p =
+        toParamMap(diags, *v, "set_tile_code", args.getArg(3).getLoc());
+    if (!p)
+      return std::nullopt;
+    params = std::move(*p);
+  }
+  llvm::SMLoc callLoc = args.getCall().getLoc();
+  std::string path = loader.resolve(name->getString(), args.getArg(2).getLoc());
+  if (path.empty())
+    return std::nullopt;
+  if (std::optional<unsigned> id = programCache.find(path, params))
+    return *id;
+
+  LoadedFile *file = loader.load(path, callLoc, /*isImport=*/false,
+                                 "instantiated by this '@set_tile_code'");
+  if (!file)
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef> unknown;
+  for (const auto &entry : params)
+    if (!file->findParam(entry.getKey()))
+      unknown.push_back(entry.getKey());
+  if (!unknown.empty()) {
+    llvm::sort(unknown);
+    diags.error(args.getArg(3).getLoc(), "'" + name->getString() +
+                                             "' declares no param named '" +
+                                             unknown.front() + "'");
+    return std::nullopt;
+  }
+  // The program is compiled with exactly these values, so a param without
+  // a default must get one here.
+  bool complete = true;
+  for (const ast::Node *decl : file->ast->decls) {
+    auto *var = llvm::dyn_cast<ast::VarDecl>(decl);
+    if (!var || var->varKind != ast::VarKind::Param || var->init ||
+        params.count(var->name.text))
+      continue;
+    diags.error(var->name.loc(), "param '" + var->name.text + "' of '" +
+                                     name->getString() + "' has no value");
+    diags.note(callLoc, "instantiated by this '@set_tile_code'");
+    complete = false;
+  }
+  if (!complete)
+    return std::nullopt;
+
+  unsigned id = layout.programs.size();
+  programCache.insert(path, params, id);
+  ProgramInstance program;
+  program.path = path;
+  program.displayName = name->getString().str();
+  program.params = params;
+  program.module =
+      &interp.createModule(*file->ast, name->getString(), std::move(params));
+  program.loc = callLoc;
+  layout.programs.push_back(std::move(program));
+  return id;
+}
+
+std::optional<Value> LayoutBuilder::setTileCode(sema::BuiltinArgs &args) {
+  if (!expectArgs(args, 3, 4))
+    return std::nullopt;
+  std::optional<std::pair<int64_t, int64_t>> pe = peArgs(args);
+  if (!pe)
+    return std::nullopt;
+  std::optional<unsigned> program = programFor(args);
+  if (!program)
+    return std::nullopt;
+  llvm::SMLoc loc = args.getCall().getLoc();
+  if (std::optional<Run> first =
+          layout.placement.set(pe->first, pe->second, *program, loc)) {
+    sema::DiagnosticEngine &diags = interp.getDiagnostics();
+    diags.error(loc, "PE " + formatPE(pe->first, pe->second) +
+                         " is given code twice");
+    diags.note(first->loc, "first given code here");
+    return std::nullopt;
+  }
+  return Value::getVoid(interp.getTypes());
+}
+
+std::optional<Value> LayoutBuilder::setColorConfig(sema::BuiltinArgs &args) {
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  if (!expectArgs(args, 4, 4))
+    return std::nullopt;
+  std::optional<std::pair<int64_t, int64_t>> pe = peArgs(args);
+  if (!pe)
+    return std::nullopt;
+  std::optional<Value> color = args.evaluate(2);
+  if (!color)
+    return std::nullopt;
+  const target::TargetModel &model =
+      target::TargetModel::get(interp.getOptions().arch);
+  int64_t colorID;
+  if (color->is(Value::Kind::Handle) &&
+      color->getType()->is(sema::Type::Kind::Color)) {
+    colorID = color->getHandleID();
+  } else if (color->is(Value::Kind::Int) &&
+             color->getInt().getSignificantBits() <= 32) {
+    colorID = color->getInt().getExtValue();
+  } else {
+    diags.error(args.getArg(2).getLoc(),
+                "expected a color, found '" + color->getType()->str() + "'");
+    return std::nullopt;
+  }
+  if (colorID < 0 || colorID >= model.getNumRoutableColors()) {
+    diags.error(args.getArg(2).getLoc(),
+                "color " + llvm::Twine(colorID) + " is not routable on '" +
+                    llvm::StringRef(model.getName()) + "' (0 to " +
+                    llvm::Twine(model.getNumRoutableColors() - 1) + ")");
+    return std::nullopt;
+  }
+  std::optional<Value> config = args.evaluate(3);
+  if (!config)
+    return std::nullopt;
+  std::optional<ColorConfig> parsed =
+      parseColorConfig(diags, *config, args.getArg(3).getLoc());
+  if (!parsed)
+    return std::nullopt;
+  if ((parsed->colorSwapX || parsed->colorSwapY) && !model.hasColorSwap()) {
+    diags.error(args.getArg(3).getLoc(), "color swap is not available on '" +
+                                             llvm::StringRef(model.getName()) +
+                                             "'");
+    return std::nullopt;
+  }
+  llvm::SMLoc loc = args.getCall().getLoc();
+  unsigned index = layout.internConfig(*parsed);
+  if (std::optional<Run> first = layout.colorConfigs[colorID].set(
+          pe->first, pe->second, index, loc)) {
+    diags.error(loc, "color " + llvm::Twine(colorID) + " of PE " +
+                         formatPE(pe->first, pe->second) +
+                         " is configured twice");
+    diags.note(first->loc, "first configured here");
+    return std::nullopt;
+  }
+  return Value::getVoid(interp.getTypes());
+}
+
+/// Whether the host ABI can pass a value of `type`: a 16- or 32-bit number
+/// with an MLIR equivalent (cb16 has none yet).
+static bool isABIScalar(const sema::Type *type) {
+  if (auto *i = llvm::dyn_cast<sema::IntType>(type))
+    return i->getBitWidth() == 16 || i->getBitWidth() == 32;
+  if (auto *f = llvm::dyn_cast<sema::FloatType>(type))
+    return f->getFormat() != sema::FloatFormat::CB16;
+  return false;
+}
+
+static bool isExportable(const sema::Type *type, bool isMutable) {
+  if (auto *ptr = llvm::dyn_cast<sema::PointerType>(type)) {
+    const sema::Type *element = ptr->getPointee();
+    if (auto *array = llvm::dyn_cast<sema::ArrayType>(element))
+      element = array->getElementType();
+    return isABIScalar(element);
+  }
+  if (auto *fn = llvm::dyn_cast<sema::FunctionType>(type)) {
+    if (isMutable || fn->isTask() || !fn->getResult()->is(sema::Type::Kind::Void))
+      return false;
+    return llvm::all_of(fn->getParams(), isABIScalar);
+  }
+  return false;
+}
+
+std::optional<Value> LayoutBuilder::exportName(sema::BuiltinArgs &args) {
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  if (!expectArgs(args, 2, 3))
+    return std::nullopt;
+  std::optional<Value> name = args.evaluate(0);
+  if (!name)
+    return std::nullopt;
+  if (!name->is(Value::Kind::String)) {
+    diags.error(args.getArg(0).getLoc(),
+                "'@export_name' expects a name string, found '" +
+                    name->getType()->str() + "'");
+    return std::nullopt;
+  }
+  const sema::Type *type = args.evaluateType(1);
+  if (!type)
+    return std::nullopt;
+  bool isMutable = false;
+  if (args.size() == 3) {
+    std::optional<Value> m = args.evaluate(2);
+    if (!m)
+      return std::nullopt;
+    if (!m->is(Value::Kind::Bool)) {
+      diags.error(args.getArg(2).getLoc(), "expected a bool, found '" +
+                                               m->getType()->str() + "'");
+      return std::nullopt;
+    }
+    isMutable = m->getBool();
+  }
+  if (!isExportable(type, isMutable)) {
+    diags.error(args.getArg(1).getLoc(),
+                "cannot export '" + name->getString() + "' as '" +
+                    type->str() +
+                    "': expected a pointer to 16- or 32-bit numbers, or a "
+                    "function taking 16- or 32-bit numbers and returning "
+                    "void (never mutable)");
+    return std::nullopt;
+  }
+  llvm::SMLoc loc = args.getCall().getLoc();
+  for (const ExportedName &e : layout.exports)
+    if (e.name == name->getString()) {
+      diags.error(loc, "'" + e.name + "' is exported twice");
+      diags.note(e.loc, "first exported here");
+      return std::nullopt;
+    }
+  layout.exports.push_back(
+      ExportedName{name->getString().str(), type, isMutable, loc});
+  return Value::getVoid(interp.getTypes());
+}
