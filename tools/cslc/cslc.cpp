@@ -11,10 +11,14 @@
 #include "tessera/Frontend/Elaboration/FabricGen.h"
 #include "tessera/Frontend/Elaboration/LayoutBuiltins.h"
 #include "tessera/Frontend/Elaboration/ModuleLoader.h"
+#include "tessera/Frontend/MLIRGen/ProgramGen.h"
+#include "tessera/InitAllDialects.h"
 #include "tessera/Frontend/Parser.h"
 #include "tessera/Version.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -59,8 +63,70 @@ getInterpreterOptions(const CslcOptions &options) {
   return result;
 }
 
+/// Compiles every program instance of the layout into a csl.program linked
+/// from its fabric.instance, verifies the whole and prints the programs, then
+/// the fabric.
+int generatePrograms(mlir::MLIRContext &context,
+                     frontend::sema::Interpreter &interp,
+                     frontend::mlirgen::ProgramBuiltins &builtins,
+                     frontend::elaboration::LayoutDescription &layout,
+                     mlir::OwningOpRef<fabric::FabricOp> fabricOp) {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  mlir::OpBuilder builder(&context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::ModuleOp::create(builder.getUnknownLoc());
+  builder.setInsertionPointToEnd(module->getBody());
+  auto instances = fabricOp->getBody().front().getOps<fabric::InstanceOp>();
+  bool failed = false;
+  for (auto [program, instance] : llvm::zip(layout.programs, instances)) {
+    frontend::mlirgen::ProgramRecord record;
+    builtins.setRecord(&record);
+    unsigned errors = interp.getDiagnostics().getNumErrors();
+    bool ran = interp.runComptimeBlocks(*program.module);
+    builtins.setRecord(nullptr);
+    if (!ran || interp.getDiagnostics().getNumErrors() != errors) {
+      failed = true;
+      continue;
+    }
+    auto programOp = frontend::mlirgen::generateProgram(
+        builder, interp, *program.module, record, instance.getSymName(),
+        instance.getFileAttr(), instance.getParamsAttr());
+    if (mlir::failed(programOp)) {
+      failed = true;
+      continue;
+    }
+    instance.setProgramAttr(
+        mlir::FlatSymbolRefAttr::get(programOp->getSymNameAttr()));
+  }
+  if (failed)
+    return 1;
+  module->getBody()->push_back(fabricOp.release());
+  // Every user error is reported before; a verifier failure is a bug.
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  context.getDiagEngine().registerHandler([&](mlir::Diagnostic &diag) {
+    os << diag;
+    for (mlir::Diagnostic &note : diag.getNotes())
+      os << "; note: " << note;
+  });
+  if (mlir::failed(mlir::verify(*module))) {
+    llvm::errs() << "cslc: internal error: " << message << "\n";
+    return 1;
+  }
+  for (mlir::Operation &op : module->getBody()->getOperations()) {
+    op.print(llvm::outs());
+    llvm::outs() << "\n";
+  }
+  return 0;
+}
+
 /// Runs the top-level file's comptime blocks and layout and prints the
-/// fabric module (docs/Elaboration.md).
+/// fabric module (docs/Elaboration.md); with `--emit=mlir` also compiles
+/// each program instance into a csl.program printed before it
+/// (docs/MLIRGen.md).
 int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
               unsigned bufferID, std::unique_ptr<frontend::ast::SourceFile> ast) {
   namespace sema = frontend::sema;
@@ -75,6 +141,8 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
   elab::LayoutDescription layout;
   elab::LayoutBuilder layoutBuilder(interp, loader, layout);
   layoutBuilder.install();
+  frontend::mlirgen::ProgramBuiltins programBuiltins(interp);
+  programBuiltins.install();
 
   elab::LoadedFile &top =
       loader.addParsedFile(options.inputFile, bufferID, std::move(ast));
@@ -116,8 +184,12 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
                  << llvm::toString(fabricOp.takeError()) << "\n";
     return 1;
   }
-  (*fabricOp)->print(llvm::outs());
-  return 0;
+  if (options.emit == EmitKind::Fabric) {
+    (*fabricOp)->print(llvm::outs());
+    return 0;
+  }
+  return generatePrograms(context, interp, programBuiltins, layout,
+                          std::move(*fabricOp));
 }
 
 int compile(const CslcOptions &options) {
@@ -144,8 +216,6 @@ int compile(const CslcOptions &options) {
     frontend::printCSL(*parsed.file, llvm::outs());
     return 0;
   }
-  // The csl program modules come later; for now --emit=mlir prints the
-  // fabric module alone.
   if (options.emit == EmitKind::Fabric || options.emit == EmitKind::MLIR)
     return elaborate(options, sourceMgr, bufferID, std::move(parsed.file));
 

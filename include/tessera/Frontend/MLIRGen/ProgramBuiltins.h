@@ -1,0 +1,86 @@
+//===- ProgramBuiltins.h - Comptime builtins of a tile program --*- C++ -*-===//
+//
+// The builtins a tile file's `comptime` blocks call to set up its PE:
+// task bindings, start-up activations and blocks, exported symbols and
+// queue bindings. They run in the comptime interpreter and only record what
+// they were asked; ProgramGen turns the record into `csl` operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_FRONTEND_MLIRGEN_PROGRAMBUILTINS_H
+#define TESSERA_FRONTEND_MLIRGEN_PROGRAMBUILTINS_H
+
+#include "tessera/Frontend/Sema/Interpreter.h"
+
+#include "llvm/Support/SMLoc.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera::frontend::mlirgen {
+
+enum class TaskKind : uint8_t { Data, Local, Control };
+
+struct TaskBinding {
+  const ast::FnDecl *task = nullptr;
+  TaskKind kind = TaskKind::Local;
+  uint64_t id = 0;
+  llvm::SMLoc loc;
+};
+
+/// `@activate`, `@block` or `@unblock` at comptime: the state at load time.
+struct StartupAction {
+  enum class Kind : uint8_t { Activate, Block, Unblock };
+  Kind kind = Kind::Activate;
+  sema::Value handle;
+};
+
+/// `@export_symbol(symbol, "name")`: a top-level `var`/`const` or a `fn`.
+struct SymbolExport {
+  const ast::Node *decl = nullptr; // VarDecl or FnDecl
+  std::string name;
+  llvm::SMLoc loc;
+};
+
+struct QueueBinding {
+  bool isInput = true;
+  uint64_t queue = 0;
+  uint64_t color = 0;
+  llvm::SMLoc loc;
+};
+
+/// What one program instance's comptime blocks recorded.
+struct ProgramRecord {
+  std::vector<TaskBinding> tasks;
+  std::vector<StartupAction> startup;
+  std::vector<SymbolExport> exports;
+  std::vector<QueueBinding> queues;
+};
+
+class ProgramBuiltins {
+public:
+  explicit ProgramBuiltins(sema::Interpreter &interp) : interp(interp) {}
+
+  /// Registers the builtins with the interpreter.
+  void install();
+  /// Where the builtins record; null outside a tile program's comptime
+  /// blocks, where they are errors.
+  void setRecord(ProgramRecord *r) { record = r; }
+
+private:
+  std::optional<sema::Value> bindTask(sema::BuiltinArgs &args, TaskKind kind);
+  std::optional<sema::Value> startup(sema::BuiltinArgs &args,
+                                     StartupAction::Kind kind);
+  std::optional<sema::Value> exportSymbol(sema::BuiltinArgs &args);
+  std::optional<sema::Value> initializeQueue(sema::BuiltinArgs &args);
+  /// Reports a builtin used outside a tile program or with the wrong number
+  /// of arguments; true when the call may proceed.
+  bool check(sema::BuiltinArgs &args, unsigned numArgs);
+
+  sema::Interpreter &interp;
+  ProgramRecord *record = nullptr;
+};
+
+} // namespace tessera::frontend::mlirgen
+
+#endif // TESSERA_FRONTEND_MLIRGEN_PROGRAMBUILTINS_H

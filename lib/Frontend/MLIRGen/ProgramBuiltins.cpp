@@ -1,0 +1,231 @@
+//===- ProgramBuiltins.cpp - Comptime builtins of a tile program ----------===//
+
+#include "tessera/Frontend/MLIRGen/ProgramBuiltins.h"
+
+#include "llvm/ADT/Twine.h"
+
+using namespace tessera::frontend;
+using namespace tessera::frontend::mlirgen;
+using sema::Type;
+using sema::Value;
+
+namespace {
+
+llvm::StringRef getTaskKindName(TaskKind kind) {
+  switch (kind) {
+  case TaskKind::Data:
+    return "data";
+  case TaskKind::Local:
+    return "local";
+  case TaskKind::Control:
+    return "control";
+  }
+  return "";
+}
+
+Type::Kind getTaskIDKind(TaskKind kind) {
+  switch (kind) {
+  case TaskKind::Data:
+    return Type::Kind::DataTaskID;
+  case TaskKind::Local:
+    return Type::Kind::LocalTaskID;
+  case TaskKind::Control:
+    return Type::Kind::ControlTaskID;
+  }
+  return Type::Kind::LocalTaskID;
+}
+
+} // namespace
+
+void ProgramBuiltins::install() {
+  interp.registerBuiltin("bind_data_task", [this](sema::BuiltinArgs &args) {
+    return bindTask(args, TaskKind::Data);
+  });
+  interp.registerBuiltin("bind_local_task", [this](sema::BuiltinArgs &args) {
+    return bindTask(args, TaskKind::Local);
+  });
+  interp.registerBuiltin("bind_control_task", [this](sema::BuiltinArgs &args) {
+    return bindTask(args, TaskKind::Control);
+  });
+  interp.registerBuiltin("activate", [this](sema::BuiltinArgs &args) {
+    return startup(args, StartupAction::Kind::Activate);
+  });
+  interp.registerBuiltin("block", [this](sema::BuiltinArgs &args) {
+    return startup(args, StartupAction::Kind::Block);
+  });
+  interp.registerBuiltin("unblock", [this](sema::BuiltinArgs &args) {
+    return startup(args, StartupAction::Kind::Unblock);
+  });
+  interp.registerBuiltin("export_symbol", [this](sema::BuiltinArgs &args) {
+    return exportSymbol(args);
+  });
+  interp.registerBuiltin("initialize_queue", [this](sema::BuiltinArgs &args) {
+    return initializeQueue(args);
+  });
+}
+
+bool ProgramBuiltins::check(sema::BuiltinArgs &args, unsigned numArgs) {
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  const ast::BuiltinCall &call = args.getCall();
+  llvm::StringRef name = call.name.text;
+  if (!record) {
+    diags.error(call.getLoc(), "'@" + name +
+                                   "' is only allowed in the comptime code of "
+                                   "a program given to '@set_tile_code'");
+    return false;
+  }
+  if (args.size() != numArgs) {
+    diags.error(call.getLoc(), "'@" + name + "' expects " + llvm::Twine(numArgs) +
+                                   " arguments, found " +
+                                   llvm::Twine(args.size()));
+    return false;
+  }
+  return true;
+}
+
+std::optional<Value> ProgramBuiltins::bindTask(sema::BuiltinArgs &args,
+                                               TaskKind kind) {
+  if (!check(args, 2))
+    return std::nullopt;
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  std::optional<Value> task = args.evaluate(0);
+  if (!task)
+    return std::nullopt;
+  const auto *fnType =
+      task->is(Value::Kind::Function)
+          ? llvm::dyn_cast<sema::FunctionType>(task->getType())
+          : nullptr;
+  if (!fnType || !fnType->isTask()) {
+    diags.error(args.getArg(0).getLoc(),
+                "expected a task, found '" + task->getType()->str() + "'");
+    return std::nullopt;
+  }
+  std::optional<Value> id = args.evaluate(1);
+  if (!id)
+    return std::nullopt;
+  if (!id->is(Value::Kind::Handle) ||
+      id->getType()->getKind() != getTaskIDKind(kind)) {
+    diags.error(args.getArg(1).getLoc(),
+                "expected a " + getTaskKindName(kind) + " task ID, found '" +
+                    id->getType()->str() + "'");
+    return std::nullopt;
+  }
+  for (const TaskBinding &binding : record->tasks) {
+    if (binding.task == task->getFunctionDecl()) {
+      diags.error(args.getCall().getLoc(),
+                  "task '" + binding.task->name.text + "' is bound twice");
+      diags.note(binding.loc, "first bound here");
+      return std::nullopt;
+    }
+  }
+  record->tasks.push_back({task->getFunctionDecl(), kind, id->getHandleID(),
+                           args.getCall().getLoc()});
+  return Value::getVoid(interp.getTypes());
+}
+
+std::optional<Value> ProgramBuiltins::startup(sema::BuiltinArgs &args,
+                                              StartupAction::Kind kind) {
+  // At run time these are statements of a function or task, which
+  // ProgramGen lowers; here only comptime calls arrive.
+  if (!check(args, 1))
+    return std::nullopt;
+  std::optional<Value> handle = args.evaluate(0);
+  if (!handle)
+    return std::nullopt;
+  Type::Kind handleKind = handle->getType()->getKind();
+  bool ok = handle->is(Value::Kind::Handle) &&
+            (kind == StartupAction::Kind::Activate
+                 ? handleKind == Type::Kind::LocalTaskID
+                 : handleKind != Type::Kind::Direction);
+  if (!ok) {
+    interp.getDiagnostics().error(
+        args.getArg(0).getLoc(),
+        llvm::Twine(kind == StartupAction::Kind::Activate
+                        ? "expected a local task ID"
+                        : "expected a task ID, color, queue or microthread "
+                          "ID") +
+            ", found '" + handle->getType()->str() + "'");
+    return std::nullopt;
+  }
+  record->startup.push_back({kind, *handle});
+  return Value::getVoid(interp.getTypes());
+}
+
+std::optional<Value> ProgramBuiltins::exportSymbol(sema::BuiltinArgs &args) {
+  if (!check(args, 2))
+    return std::nullopt;
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  // The symbol is named, not evaluated: a `const` would fold to its value.
+  const auto *ident = llvm::dyn_cast<ast::Identifier>(&args.getArg(0));
+  const ast::Node *decl = nullptr;
+  if (ident) {
+    std::optional<Value> symbol = args.evaluate(0);
+    if (!symbol)
+      return std::nullopt;
+    if (symbol->is(Value::Kind::Function))
+      decl = symbol->getFunctionDecl();
+    else if (symbol->getSymbol() &&
+             llvm::isa<ast::VarDecl>(symbol->getSymbol()))
+      decl = symbol->getSymbol();
+  }
+  if (!decl) {
+    diags.error(args.getArg(0).getLoc(), "'@export_symbol' expects the name "
+                                         "of a top-level 'var' or 'fn'");
+    return std::nullopt;
+  }
+  if (const auto *fn = llvm::dyn_cast<ast::FnDecl>(decl); fn && fn->isTask) {
+    diags.error(args.getArg(0).getLoc(), "a task cannot be exported");
+    return std::nullopt;
+  }
+  std::optional<Value> name = args.evaluate(1);
+  if (!name)
+    return std::nullopt;
+  if (!name->is(Value::Kind::String)) {
+    diags.error(args.getArg(1).getLoc(), "expected a string, found '" +
+                                             name->getType()->str() + "'");
+    return std::nullopt;
+  }
+  for (const SymbolExport &other : record->exports) {
+    if (other.name == name->getString()) {
+      diags.error(args.getCall().getLoc(),
+                  "'" + name->getString() + "' is exported twice");
+      diags.note(other.loc, "first exported here");
+      return std::nullopt;
+    }
+  }
+  record->exports.push_back(
+      {decl, name->getString().str(), args.getCall().getLoc()});
+  return Value::getVoid(interp.getTypes());
+}
+
+std::optional<Value> ProgramBuiltins::initializeQueue(sema::BuiltinArgs &args) {
+  if (!check(args, 2))
+    return std::nullopt;
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  std::optional<Value> queue = args.evaluate(0);
+  if (!queue)
+    return std::nullopt;
+  Type::Kind kind = queue->getType()->getKind();
+  if (!queue->is(Value::Kind::Handle) ||
+      (kind != Type::Kind::InputQueue && kind != Type::Kind::OutputQueue)) {
+    diags.error(args.getArg(0).getLoc(), "expected a queue, found '" +
+                                             queue->getType()->str() + "'");
+    return std::nullopt;
+  }
+  std::optional<Value> config = args.evaluate(1);
+  if (!config)
+    return std::nullopt;
+  const Value *color = config->is(Value::Kind::Struct)
+                           ? config->findField("color")
+                           : nullptr;
+  if (!color || !color->is(Value::Kind::Handle) ||
+      !color->getType()->is(Type::Kind::Color)) {
+    diags.error(args.getArg(1).getLoc(),
+                "expected '.{ .color = c }' with a color c");
+    return std::nullopt;
+  }
+  record->queues.push_back({kind == Type::Kind::InputQueue,
+                            queue->getHandleID(), color->getHandleID(),
+                            args.getCall().getLoc()});
+  return Value::getVoid(interp.getTypes());
+}

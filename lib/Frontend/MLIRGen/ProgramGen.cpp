@@ -1,0 +1,330 @@
+//===- ProgramGen.cpp - A program instance to a csl.program ---------------===//
+
+#include "tessera/Frontend/MLIRGen/ProgramGen.h"
+
+#include "FunctionGen.h"
+#include "TypeLowering.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace tessera;
+using namespace tessera::frontend;
+using namespace tessera::frontend::mlirgen;
+using sema::Type;
+using sema::Value;
+
+namespace {
+
+class ProgramGenerator {
+public:
+  ProgramGenerator(sema::Interpreter &interp, sema::ModuleInstance &module,
+                   csl::ProgramOp program)
+      : interp(interp), module(module), program(program),
+        ctx(*program.getContext()), builder(&ctx),
+        diags(interp.getDiagnostics()) {
+    builder.setInsertionPointToEnd(&program.getBody().front());
+    symbols.function = [this](const ast::FnDecl &fn, llvm::SMLoc at) {
+      return requestFunction(fn, at);
+    };
+    symbols.global = [this](const ast::VarDecl &var, llvm::SMLoc at) {
+      return requestGlobal(var, at);
+    };
+  }
+
+  bool run(const ProgramRecord &record);
+
+private:
+  std::optional<std::string> requestFunction(const ast::FnDecl &fn,
+                                             llvm::SMLoc at);
+  std::optional<std::string> requestGlobal(const ast::VarDecl &var,
+                                           llvm::SMLoc at);
+  bool emitTask(const TaskBinding &binding);
+  bool emitStartup(const StartupAction &action);
+  bool emitExport(const SymbolExport &exported);
+  /// The sema function type of `fn`, or null after an error.
+  const sema::FunctionType *getFunctionType(const ast::FnDecl &fn,
+                                            llvm::SMLoc at);
+  /// Lowers the bodies queued by requestFunction until none is left.
+  bool drainFunctions();
+  /// Globals first, then start-up state, queues, tasks, functions, exports.
+  void sortBody();
+  mlir::Location loc(llvm::SMLoc l) {
+    return getLocation(ctx, diags.getSourceMgr(), l);
+  }
+
+  sema::Interpreter &interp;
+  sema::ModuleInstance &module;
+  csl::ProgramOp program;
+  mlir::MLIRContext &ctx;
+  mlir::OpBuilder builder;
+  sema::DiagnosticEngine &diags;
+  SymbolRequests symbols;
+  llvm::DenseMap<const ast::Node *, std::string> emitted;
+  std::vector<std::pair<const ast::FnDecl *, mlir::func::FuncOp>> pending;
+};
+
+const sema::FunctionType *
+ProgramGenerator::getFunctionType(const ast::FnDecl &fn, llvm::SMLoc at) {
+  std::optional<Value> value = interp.getGlobal(module, fn.name.text, at);
+  if (!value)
+    return nullptr;
+  return llvm::dyn_cast<sema::FunctionType>(value->getType());
+}
+
+std::optional<std::string>
+ProgramGenerator::requestFunction(const ast::FnDecl &fn, llvm::SMLoc at) {
+  if (auto it = emitted.find(&fn); it != emitted.end())
+    return it->second;
+  const sema::FunctionType *type = getFunctionType(fn, at);
+  if (!type)
+    return std::nullopt;
+  if (!fn.body) {
+    diags.error(at, "'" + fn.name.text + "' has no body to compile");
+    return std::nullopt;
+  }
+  llvm::SmallVector<mlir::Type> params, results;
+  for (const Type *param : type->getParams()) {
+    params.push_back(lowerType(ctx, param));
+    if (!params.back()) {
+      diags.error(fn.getLoc(), "'" + fn.name.text + "' has a parameter of "
+                                   "type '" + param->str() +
+                                   "', which has no run-time representation");
+      return std::nullopt;
+    }
+  }
+  if (!type->getResult()->is(Type::Kind::Void)) {
+    results.push_back(lowerType(ctx, type->getResult()));
+    if (!results.back()) {
+      diags.error(fn.getLoc(), "'" + fn.name.text + "' returns '" +
+                                   type->getResult()->str() +
+                                   "', which has no run-time representation");
+      return std::nullopt;
+    }
+  }
+  auto func = mlir::func::FuncOp::create(
+      builder, loc(fn.getLoc()), fn.name.text,
+      builder.getFunctionType(params, results));
+  func.addEntryBlock();
+  emitted[&fn] = fn.name.text.str();
+  pending.push_back({&fn, func});
+  return fn.name.text.str();
+}
+
+std::optional<std::string>
+ProgramGenerator::requestGlobal(const ast::VarDecl &var, llvm::SMLoc at) {
+  if (auto it = emitted.find(&var); it != emitted.end())
+    return it->second;
+  sema::GlobalSlot *slot = module.findGlobal(var.name.text);
+  std::optional<Value> value = interp.getGlobal(module, var.name.text, at);
+  if (!value || !slot)
+    return std::nullopt;
+  mlir::MemRefType storage = getStorageType(ctx, value->getType());
+  if (!storage) {
+    diags.error(var.getLoc(), "global '" + var.name.text + "' of type '" +
+                                  value->getType()->str() +
+                                  "' has no run-time representation");
+    return std::nullopt;
+  }
+  mlir::Attribute initial;
+  if (slot->initialValue.isValid()) {
+    initial = getInitialValue(storage, slot->initialValue);
+    if (!initial) {
+      diags.error(var.init->getLoc(),
+                  "the initializer of '" + var.name.text +
+                      "' is not supported in a global yet");
+      return std::nullopt;
+    }
+  }
+  mlir::memref::GlobalOp::create(
+      builder, loc(var.getLoc()), var.name.text,
+      /*sym_visibility=*/mlir::StringAttr(), storage, initial,
+      /*constant=*/false, /*alignment=*/mlir::IntegerAttr());
+  emitted[&var] = var.name.text.str();
+  return var.name.text.str();
+}
+
+csl::TaskKind getCSLKind(TaskKind kind) {
+  switch (kind) {
+  case TaskKind::Data:
+    return csl::TaskKind::Data;
+  case TaskKind::Local:
+    return csl::TaskKind::Local;
+  case TaskKind::Control:
+    return csl::TaskKind::Control;
+  }
+  return csl::TaskKind::Local;
+}
+
+bool ProgramGenerator::emitTask(const TaskBinding &binding) {
+  const ast::FnDecl &task = *binding.task;
+  const sema::FunctionType *type = getFunctionType(task, binding.loc);
+  if (!type)
+    return false;
+  llvm::SmallVector<mlir::Type> params;
+  for (const Type *param : type->getParams()) {
+    params.push_back(lowerType(ctx, param));
+    if (!params.back()) {
+      diags.error(task.getLoc(), "task '" + task.name.text +
+                                     "' has a parameter of type '" +
+                                     param->str() +
+                                     "', which has no run-time representation");
+      return false;
+    }
+  }
+  auto op = csl::TaskOp::create(builder, loc(task.getLoc()), task.name.text,
+                                getCSLKind(binding.kind), params,
+                                static_cast<int64_t>(binding.id));
+  emitted[&task] = task.name.text.str();
+  mlir::OpBuilder::InsertionGuard guard(builder);
+  return lowerBody(interp, module, symbols, task, *type, op.getBody());
+}
+
+bool ProgramGenerator::emitStartup(const StartupAction &action) {
+  const Value &handle = action.handle;
+  mlir::Type type = lowerType(ctx, handle.getType());
+  mlir::Location l = mlir::UnknownLoc::get(&ctx);
+  mlir::IntegerAttr id = builder.getI64IntegerAttr(handle.getHandleID());
+  mlir::Value h;
+  switch (handle.getType()->getKind()) {
+  case Type::Kind::Color:
+    h = csl::GetColorOp::create(builder, l, type, id);
+    break;
+  case Type::Kind::InputQueue:
+    h = csl::GetInputQueueOp::create(builder, l, type, id);
+    break;
+  case Type::Kind::OutputQueue:
+    h = csl::GetOutputQueueOp::create(builder, l, type, id);
+    break;
+  case Type::Kind::UtID:
+    h = csl::GetMicrothreadIDOp::create(builder, l, type, id);
+    break;
+  default:
+    h = csl::GetTaskIDOp::create(builder, l, type, id);
+    break;
+  }
+  switch (action.kind) {
+  case StartupAction::Kind::Activate:
+    csl::ActivateOp::create(builder, l, h);
+    break;
+  case StartupAction::Kind::Block:
+    csl::BlockOp::create(builder, l, h);
+    break;
+  case StartupAction::Kind::Unblock:
+    csl::UnblockOp::create(builder, l, h);
+    break;
+  }
+  return true;
+}
+
+bool ProgramGenerator::emitExport(const SymbolExport &exported) {
+  mlir::Type type;
+  bool isMutable = false;
+  std::optional<std::string> symbol;
+  if (const auto *fn = llvm::dyn_cast<ast::FnDecl>(exported.decl)) {
+    if (!(symbol = requestFunction(*fn, exported.loc)))
+      return false;
+    type = mlir::cast<mlir::func::FuncOp>(program.lookupSymbol(*symbol))
+               .getFunctionType();
+  } else {
+    const auto &var = *llvm::cast<ast::VarDecl>(exported.decl);
+    if (!(symbol = requestGlobal(var, exported.loc)))
+      return false;
+    type = mlir::cast<mlir::memref::GlobalOp>(program.lookupSymbol(*symbol))
+               .getType();
+    isMutable = var.varKind == ast::VarKind::Var;
+  }
+  csl::ExportOp::create(builder, loc(exported.loc),
+                        mlir::FlatSymbolRefAttr::get(&ctx, *symbol),
+                        builder.getStringAttr(exported.name),
+                        mlir::TypeAttr::get(type),
+                        isMutable ? builder.getUnitAttr() : mlir::UnitAttr());
+  return true;
+}
+
+bool ProgramGenerator::drainFunctions() {
+  while (!pending.empty()) {
+    auto [fn, func] = pending.back();
+    pending.pop_back();
+    const sema::FunctionType *type = getFunctionType(*fn, fn->getLoc());
+    if (!type || !lowerBody(interp, module, symbols, *fn, *type, func.getBody()))
+      return false;
+  }
+  return true;
+}
+
+unsigned getRank(mlir::Operation &op) {
+  if (mlir::isa<mlir::memref::GlobalOp>(op))
+    return 0;
+  if (mlir::isa<csl::InitializeQueueOp>(op))
+    return 2;
+  if (mlir::isa<csl::TaskOp>(op))
+    return 3;
+  if (mlir::isa<mlir::func::FuncOp>(op))
+    return 4;
+  if (mlir::isa<csl::ExportOp>(op))
+    return 5;
+  return 1; // start-up handles and actions
+}
+
+void ProgramGenerator::sortBody() {
+  // Bucket by rank, keeping creation order within a rank (std::stable_sort
+  // would do the same but trips a libstdc++ deprecation warning with clang).
+  mlir::Block &body = program.getBody().front();
+  llvm::SmallVector<mlir::Operation *> buckets[6];
+  for (mlir::Operation &op : body)
+    buckets[getRank(op)].push_back(&op);
+  for (const auto &bucket : buckets)
+    for (mlir::Operation *op : bucket)
+      op->moveBefore(&body, body.end());
+}
+
+bool ProgramGenerator::run(const ProgramRecord &record) {
+  // Globals the comptime code referenced need storage even when no
+  // run-time code names them (a `var` a comptime block took the address of).
+  for (const ast::VarDecl *var : module.getReferencedVars())
+    if (!requestGlobal(*var, var->getLoc()))
+      return false;
+  for (const StartupAction &action : record.startup)
+    if (!emitStartup(action))
+      return false;
+  for (const QueueBinding &queue : record.queues)
+    csl::InitializeQueueOp::create(
+        builder, loc(queue.loc),
+        csl::QueueKindAttr::get(&ctx, queue.isInput ? csl::QueueKind::Input
+                                                    : csl::QueueKind::Output),
+        builder.getI64IntegerAttr(queue.queue),
+        builder.getI64IntegerAttr(queue.color));
+  for (const TaskBinding &task : record.tasks)
+    if (!emitTask(task))
+      return false;
+  for (const SymbolExport &exported : record.exports)
+    if (!emitExport(exported))
+      return false;
+  if (!drainFunctions())
+    return false;
+  sortBody();
+  return true;
+}
+
+} // namespace
+
+mlir::FailureOr<csl::ProgramOp> mlirgen::generateProgram(
+    mlir::OpBuilder &builder, sema::Interpreter &interp,
+    sema::ModuleInstance &module, const ProgramRecord &record,
+    llvm::StringRef symbol, mlir::StringAttr file,
+    mlir::DictionaryAttr params) {
+  csl::Arch arch = interp.getOptions().arch == target::Arch::WSE3
+                       ? csl::Arch::WSE3
+                       : csl::Arch::WSE2;
+  auto program =
+      csl::ProgramOp::create(builder, builder.getUnknownLoc(), symbol, arch);
+  program.setFileAttr(file);
+  if (params && !params.empty())
+    program.setParamsAttr(params);
+  if (!ProgramGenerator(interp, module, program).run(record)) {
+    program->erase();
+    return mlir::failure();
+  }
+  return program;
+}
