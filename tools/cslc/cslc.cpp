@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TopLevelParams.h"
 #include "tessera/Driver/CslcOptions.h"
 #include "tessera/Frontend/ASTPrinter.h"
 #include "tessera/Frontend/CSLPrinter.h"
@@ -146,21 +147,14 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
 
   elab::LoadedFile &top =
       loader.addParsedFile(options.inputFile, bufferID, std::move(ast));
-  sema::ParamMap params;
-  for (const NamedValue &param : options.params) {
-    if (!top.findParam(param.name))
-      return reportError("'--params' names '" + param.name + "', which '" +
-                         options.inputFile + "' does not declare as a param");
-    params[param.name] = sema::Value::getComptimeInt(
-        types, llvm::APSInt(llvm::APInt(64, param.value), /*isUnsigned=*/true));
-  }
-  sema::ModuleInstance &module =
-      interp.createModule(*top.ast, options.inputFile, std::move(params));
+  sema::ModuleInstance *module = createTopLevelModule(options, interp, top);
+  if (!module)
+    return 1;
   auto failed = [&] {
     return diags.getNumErrors() + loader.getNumSyntaxErrors() > 0;
   };
-  if (failed() || !interp.runComptimeBlocks(module) || failed() ||
-      !layoutBuilder.run(module) || failed())
+  if (failed() || !interp.runComptimeBlocks(*module) || failed() ||
+      !layoutBuilder.run(*module) || failed())
     return 1;
 
   elab::FabricOptions fabricOptions;
@@ -172,6 +166,8 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
                              options.fabricOffsets->y};
   fabricOptions.memcpy = options.memcpy;
   fabricOptions.channels = options.channels;
+  fabricOptions.westBuffer = options.widthWestBuf;
+  fabricOptions.eastBuffer = options.widthEastBuf;
   auto [width, height] = *layout.rectangle;
   if (llvm::Error error =
           elab::computeGeometry(width, height, fabricOptions).takeError())

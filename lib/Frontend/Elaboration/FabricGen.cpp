@@ -24,21 +24,31 @@ static std::string formatPair(std::pair<int64_t, int64_t> p) {
 llvm::Expected<FabricGeometry>
 elaboration::computeGeometry(int64_t width, int64_t height,
                              const FabricOptions &options) {
+  bool buffered = options.westBuffer > 0 || options.eastBuffer > 0;
+  if (buffered && !options.memcpy)
+    return llvm::createStringError(
+        "'--width-west-buf' and '--width-east-buf' need '--memcpy'");
   target::MemcpyMargins margins = target::TargetModel::getMemcpyMargins();
   std::pair<int64_t, int64_t> minOffsets{0, 0};
+  // The buffer columns sit between memcpy's columns and the rectangle, so
+  // the west one pushes the rectangle east.
   if (options.memcpy)
-    minOffsets = {margins.west, margins.north};
+    minOffsets = {margins.west + options.westBuffer, margins.north};
+  std::string buffers;
+  if (buffered)
+    buffers = " and " + std::to_string(options.westBuffer) + " west, " +
+              std::to_string(options.eastBuffer) + " east buffer columns";
   FabricGeometry g;
   g.offsets = options.offsets.value_or(minOffsets);
   if (g.offsets.first < minOffsets.first ||
       g.offsets.second < minOffsets.second)
-    return llvm::createStringError(
-        "fabric offsets " + formatPair(g.offsets) +
-        " are too small for memcpy: need at least " + formatPair(minOffsets));
+    return llvm::createStringError("fabric offsets " + formatPair(g.offsets) +
+                                   " are too small for memcpy" + buffers +
+                                   ": need at least " + formatPair(minOffsets));
   std::pair<int64_t, int64_t> need{g.offsets.first + width,
                                    g.offsets.second + height};
   if (options.memcpy) {
-    need.first += margins.east;
+    need.first += margins.east + options.eastBuffer;
     need.second += margins.south;
   }
   g.dims = options.dims.value_or(need);
@@ -46,7 +56,7 @@ elaboration::computeGeometry(int64_t width, int64_t height,
     return llvm::createStringError(
         "fabric dims " + formatPair(g.dims) + " are too small for the " +
         std::to_string(width) + "x" + std::to_string(height) + " rectangle" +
-        (options.memcpy ? " with memcpy"
+        (options.memcpy ? " with memcpy" + buffers
                         : " at offsets " + formatPair(g.offsets)) +
         ": need at least " + formatPair(need));
   return g;
@@ -105,8 +115,15 @@ mlir::Attribute FabricBuilder::toAttr(const Value &v) {
       items.push_back(toAttr(e));
     return builder.getArrayAttr(items);
   }
+  case Value::Kind::Handle: {
+    // `{csl.color = 3}`: the ID stays an integer, and the dotted key (never
+    // a CSL field name) keeps it apart from a struct param.
+    std::string key = "csl." + v.getType()->str();
+    return builder.getDictionaryAttr(builder.getNamedAttr(
+        key, builder.getI64IntegerAttr(static_cast<int64_t>(v.getHandleID()))));
+  }
   default:
-    // Handles, types, enums: their CSL spelling until programs need more.
+    // Types and enums: their CSL spelling until programs need more.
     return builder.getStringAttr(v.str());
   }
 }
@@ -175,10 +192,10 @@ fabric::SwitchPositionAttr
 FabricBuilder::toSwitch(const std::optional<SwitchPosition> &p) {
   if (!p)
     return {};
-  return fabric::SwitchPositionAttr::get(
-      builder.getContext(),
-      p->isRx ? fabric::RouteSide::Rx : fabric::RouteSide::Tx,
-      toDirection(p->direction));
+  return fabric::SwitchPositionAttr::get(builder.getContext(),
+                                         p->isRx ? fabric::RouteSide::Rx
+                                                 : fabric::RouteSide::Tx,
+                                         toDirection(p->direction));
 }
 
 void FabricBuilder::addColorConfig(int64_t color, const ValueRect &rect,
@@ -195,20 +212,19 @@ void FabricBuilder::addColorConfig(int64_t color, const ValueRect &rect,
         builder.getContext(), static_cast<fabric::PopMode>(*c.popMode));
   mlir::Attribute filter;
   if (c.rangeFilter)
-    filter = fabric::RangeFilterAttr::get(builder.getContext(),
-                                          c.rangeFilter->minIndex,
-                                          c.rangeFilter->maxIndex);
+    filter = fabric::RangeFilterAttr::get(
+        builder.getContext(), c.rangeFilter->minIndex, c.rangeFilter->maxIndex);
   if (c.counterFilter) {
     const CounterFilter &f = *c.counterFilter;
-    filter = fabric::CounterFilterAttr::get(
-        builder.getContext(), f.initCounter, f.maxCounter, f.limit1,
-        f.countData, f.countControl, f.fastMode);
+    filter = fabric::CounterFilterAttr::get(builder.getContext(), f.initCounter,
+                                            f.maxCounter, f.limit1, f.countData,
+                                            f.countControl, f.fastMode);
   }
   fabric::ColorConfigOp::create(
       builder, loc, static_cast<uint64_t>(color), {rect.x, rect.y}, size,
       /*step=*/{}, toDirections(c.rx), toDirections(c.tx), toSwitch(c.pos1),
-      toSwitch(c.pos2), toSwitch(c.pos3), current, c.ringMode, popMode,
-      filter, c.teardown, c.colorSwapX, c.colorSwapY);
+      toSwitch(c.pos2), toSwitch(c.pos3), current, c.ringMode, popMode, filter,
+      c.teardown, c.colorSwapX, c.colorSwapY);
 }
 
 /// "pe", "pe_1", ...: the file's stem made into a symbol, unique.
@@ -240,8 +256,7 @@ elaboration::generateFabric(mlir::MLIRContext &context,
   csl::Arch arch =
       options.arch == target::Arch::WSE3 ? csl::Arch::WSE3 : csl::Arch::WSE2;
   mlir::OwningOpRef<fabric::FabricOp> fabricOp = fabric::FabricOp::create(
-      b.builder, b.loc, arch,
-      {geometry->dims.first, geometry->dims.second},
+      b.builder, b.loc, arch, {geometry->dims.first, geometry->dims.second},
       {geometry->offsets.first, geometry->offsets.second});
   if (options.memcpy) {
     fabricOp->setMemcpy(true);
@@ -258,8 +273,8 @@ elaboration::generateFabric(mlir::MLIRContext &context,
     if (!program.params.empty()) {
       llvm::SmallVector<mlir::NamedAttribute> entries;
       for (const auto &entry : program.params)
-        entries.push_back(b.builder.getNamedAttr(
-            entry.getKey(), b.toAttr(entry.getValue())));
+        entries.push_back(
+            b.builder.getNamedAttr(entry.getKey(), b.toAttr(entry.getValue())));
       params = b.builder.getDictionaryAttr(entries);
     }
     fabric::InstanceOp::create(b.builder, b.loc, symbols.back(),

@@ -24,6 +24,7 @@ void LayoutBuilder::install() {
   interp.registerBuiltin("set_color_config",
                          bind(&LayoutBuilder::setColorConfig));
   interp.registerBuiltin("export_name", bind(&LayoutBuilder::exportName));
+  interp.registerBuiltin("get_rectangle", bind(&LayoutBuilder::getRectangle));
 }
 
 bool LayoutBuilder::run(sema::ModuleInstance &module) {
@@ -49,13 +50,13 @@ bool LayoutBuilder::expectArgs(sema::BuiltinArgs &args, unsigned min,
                                unsigned max) {
   if (args.size() >= min && args.size() <= max)
     return true;
-  std::string expected = min == max ? std::to_string(min)
-                                    : std::to_string(min) + " or " +
-                                          std::to_string(max);
-  interp.getDiagnostics().error(
-      args.getCall().name.loc(),
-      "'@" + args.getCall().name.text + "' expects " + expected +
-          " arguments, found " + llvm::Twine(args.size()));
+  std::string expected =
+      min == max ? std::to_string(min)
+                 : std::to_string(min) + " or " + std::to_string(max);
+  interp.getDiagnostics().error(args.getCall().name.loc(),
+                                "'@" + args.getCall().name.text + "' expects " +
+                                    expected + " arguments, found " +
+                                    llvm::Twine(args.size()));
   return false;
 }
 
@@ -65,9 +66,9 @@ std::optional<int64_t> LayoutBuilder::intArg(sema::BuiltinArgs &args,
   if (!v)
     return std::nullopt;
   if (!v->is(Value::Kind::Int)) {
-    interp.getDiagnostics().error(
-        args.getArg(i).getLoc(), "expected a comptime-known integer, found '" +
-                                     v->getType()->str() + "'");
+    interp.getDiagnostics().error(args.getArg(i).getLoc(),
+                                  "expected a comptime-known integer, found '" +
+                                      v->getType()->str() + "'");
     return std::nullopt;
   }
   if (v->getInt().getSignificantBits() > 32) {
@@ -103,12 +104,30 @@ std::optional<Value> LayoutBuilder::setRectangle(sema::BuiltinArgs &args) {
   return Value::getVoid(interp.getTypes());
 }
 
+std::optional<Value> LayoutBuilder::getRectangle(sema::BuiltinArgs &args) {
+  if (!expectArgs(args, 0, 0))
+    return std::nullopt;
+  // Tile code runs after the layout, so only the layout itself (or a module
+  // it imports) can ask too early.
+  if (!layout.rectangle) {
+    interp.getDiagnostics().error(args.getCall().getLoc(),
+                                  "'@get_rectangle' before '@set_rectangle'");
+    return std::nullopt;
+  }
+  sema::TypeContext &types = interp.getTypes();
+  auto [width, height] = *layout.rectangle;
+  std::vector<sema::FieldValue> fields;
+  fields.push_back({"width", Value::getComptimeInt(types, width)});
+  fields.push_back({"height", Value::getComptimeInt(types, height)});
+  return Value::getStruct(types.getComptimeStruct(), std::move(fields));
+}
+
 std::optional<std::pair<int64_t, int64_t>>
 LayoutBuilder::peArgs(sema::BuiltinArgs &args) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
   if (!layout.rectangle) {
-    diags.error(args.getCall().getLoc(), "'@" + args.getCall().name.text +
-                                             "' before '@set_rectangle'");
+    diags.error(args.getCall().getLoc(),
+                "'@" + args.getCall().name.text + "' before '@set_rectangle'");
     return std::nullopt;
   }
   std::optional<int64_t> x = intArg(args, 0);
@@ -266,8 +285,8 @@ std::optional<Value> LayoutBuilder::setColorConfig(sema::BuiltinArgs &args) {
   }
   llvm::SMLoc loc = args.getCall().getLoc();
   unsigned index = layout.internConfig(*parsed);
-  if (std::optional<Run> first = layout.colorConfigs[colorID].set(
-          pe->first, pe->second, index, loc)) {
+  if (std::optional<Run> first =
+          layout.colorConfigs[colorID].set(pe->first, pe->second, index, loc)) {
     diags.error(loc, "color " + llvm::Twine(colorID) + " of PE " +
                          formatPE(pe->first, pe->second) +
                          " is configured twice");
@@ -295,7 +314,8 @@ static bool isExportable(const sema::Type *type, bool isMutable) {
     return isABIScalar(element);
   }
   if (auto *fn = llvm::dyn_cast<sema::FunctionType>(type)) {
-    if (isMutable || fn->isTask() || !fn->getResult()->is(sema::Type::Kind::Void))
+    if (isMutable || fn->isTask() ||
+        !fn->getResult()->is(sema::Type::Kind::Void))
       return false;
     return llvm::all_of(fn->getParams(), isABIScalar);
   }
@@ -324,16 +344,15 @@ std::optional<Value> LayoutBuilder::exportName(sema::BuiltinArgs &args) {
     if (!m)
       return std::nullopt;
     if (!m->is(Value::Kind::Bool)) {
-      diags.error(args.getArg(2).getLoc(), "expected a bool, found '" +
-                                               m->getType()->str() + "'");
+      diags.error(args.getArg(2).getLoc(),
+                  "expected a bool, found '" + m->getType()->str() + "'");
       return std::nullopt;
     }
     isMutable = m->getBool();
   }
   if (!isExportable(type, isMutable)) {
     diags.error(args.getArg(1).getLoc(),
-                "cannot export '" + name->getString() + "' as '" +
-                    type->str() +
+                "cannot export '" + name->getString() + "' as '" + type->str() +
                     "': expected a pointer to 16- or 32-bit numbers, or a "
                     "function taking 16- or 32-bit numbers and returning "
                     "void (never mutable)");

@@ -31,8 +31,7 @@ static std::string canonicalize(llvm::StringRef path) {
   return std::string(real);
 }
 
-LoadedFile &ModuleLoader::addParsedFile(llvm::StringRef path,
-                                        unsigned bufferID,
+LoadedFile &ModuleLoader::addParsedFile(llvm::StringRef path, unsigned bufferID,
                                         std::unique_ptr<ast::SourceFile> file) {
   std::string canonical = canonicalize(path);
   auto loaded = std::make_unique<LoadedFile>();
@@ -40,6 +39,7 @@ LoadedFile &ModuleLoader::addParsedFile(llvm::StringRef path,
   loaded->bufferID = bufferID;
   loaded->ast = std::move(file);
   bufferPaths[bufferID] = canonical;
+  addConstImports(*loaded->ast);
   auto &slot = files[canonical];
   slot = std::move(loaded);
   return *slot;
@@ -80,9 +80,8 @@ std::string ModuleLoader::resolve(llvm::StringRef spec, llvm::SMLoc loc) {
   return "";
 }
 
-LoadedFile *ModuleLoader::load(llvm::StringRef canonicalPath,
-                               llvm::SMLoc loc, bool isImport,
-                               llvm::StringRef usedHere) {
+LoadedFile *ModuleLoader::load(llvm::StringRef canonicalPath, llvm::SMLoc loc,
+                               bool isImport, llvm::StringRef usedHere) {
   auto it = files.find(canonicalPath);
   if (it != files.end())
     return it->second->ast ? it->second.get() : nullptr;
@@ -110,8 +109,18 @@ LoadedFile *ModuleLoader::load(llvm::StringRef canonicalPath,
     return nullptr;
   }
   slot->bufferID = id;
+  addConstImports(*parsed.file);
   slot->ast = std::move(parsed.file);
   return slot.get();
+}
+
+void ModuleLoader::addConstImports(const ast::SourceFile &file) {
+  for (const ast::Node *decl : file.decls)
+    if (auto *var = llvm::dyn_cast<ast::VarDecl>(decl))
+      if (var->varKind == ast::VarKind::Const)
+        if (auto *call = llvm::dyn_cast_or_null<ast::BuiltinCall>(var->init))
+          if (call->name.text == "import_module")
+            constImports.insert(call);
 }
 
 void ModuleLoader::noteImportChain(llvm::SMLoc loc) {
@@ -155,6 +164,11 @@ elaboration::toParamMap(sema::DiagnosticEngine &diags, const Value &value,
 std::optional<Value> ModuleLoader::importModule(sema::BuiltinArgs &args) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
   const ast::BuiltinCall &call = args.getCall();
+  if (!constImports.contains(&call)) {
+    diags.error(call.getLoc(),
+                "'@import_module' must initialise a top-level const");
+    return std::nullopt;
+  }
   if (args.size() < 1 || args.size() > 2) {
     diags.error(call.name.loc(),
                 "'@import_module' expects 1 or 2 arguments, found " +
@@ -185,8 +199,8 @@ std::optional<Value> ModuleLoader::importModule(sema::BuiltinArgs &args) {
   std::string path = resolve(name->getString(), args.getArg(0).getLoc());
   if (path.empty())
     return std::nullopt;
-  LoadedFile *file = load(path, call.getLoc(), /*isImport=*/true,
-                          "imported from here");
+  LoadedFile *file =
+      load(path, call.getLoc(), /*isImport=*/true, "imported from here");
   if (!file)
     return std::nullopt;
 
@@ -209,8 +223,8 @@ std::optional<Value> ModuleLoader::importModule(sema::BuiltinArgs &args) {
     instance = instances[*id];
   } else {
     cache.insert(path, params, instances.size());
-    instance = &interp.createModule(*file->ast, name->getString(),
-                                    std::move(params));
+    instance =
+        &interp.createModule(*file->ast, name->getString(), std::move(params));
     instances.push_back(instance);
   }
   return Value::getModule(interp.getTypes(), instance);

@@ -1,14 +1,11 @@
 //===- FunctionGen.cpp - Run-time function and task bodies ----------------===//
 //
-// Lowers statements to `cf` blocks (so break, continue and return are plain
-// branches) and expressions to `arith`/`memref`/`func`. A subexpression
-// that names no local and no run-time global is folded by the comptime
-// interpreter, which also gives it CSL's range checks.
+// Lowers statements to `cf` blocks, so break, continue and return are plain
+// branches; expressions are in ExprGen.cpp.
 //
 //===----------------------------------------------------------------------===//
 
-#include "FunctionGen.h"
-#include "TypeLowering.h"
+#include "BodyGen.h"
 
 #include "tessera/Dialect/CSL/IR/CSLOps.h"
 
@@ -16,104 +13,17 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/StringMap.h"
 
 using namespace tessera;
 using namespace tessera::frontend;
 using namespace tessera::frontend::mlirgen;
-using sema::Type;
-using sema::Value;
 
-namespace {
-
-/// A lowered expression: a comptime value not yet given a run-time type,
-/// or an SSA value of a CSL type.
-struct RValue {
-  std::optional<Value> constant;
-  mlir::Value value;
-  const Type *type = nullptr;
-};
-
-struct Local {
-  mlir::Value storage; // rank-0 memref of a `var`
-  mlir::Value value;   // a parameter or a run-time `const`
-  std::optional<Value> constant;
-  const Type *type = nullptr;
-};
-
-struct Loop {
-  llvm::StringRef label;
-  mlir::Block *continueBlock;
-  mlir::Block *breakBlock;
-};
-
-class BodyGen {
-public:
-  BodyGen(sema::Interpreter &interp, sema::ModuleInstance &module,
-          const SymbolRequests &symbols, const ast::FnDecl &decl,
-          const sema::FunctionType &type, mlir::Region &body)
-      : interp(interp), module(module), symbols(symbols), decl(decl),
-        type(type), body(body), ctx(*body.getContext()),
-        builder(&ctx), diags(interp.getDiagnostics()) {}
-
-  bool run();
-
-private:
-  // Statements.
-  bool lowerBlock(const ast::BlockStmt &block);
-  bool lowerStmt(const ast::Stmt &stmt);
-  bool lowerVarDecl(const ast::VarDecl &var);
-  bool lowerAssign(const ast::AssignStmt &assign);
-  bool lowerIf(const ast::IfStmt &stmt);
-  bool lowerWhile(const ast::WhileStmt &stmt);
-  bool lowerReturn(const ast::ReturnStmt &stmt);
-  bool lowerJump(const ast::Node &stmt, llvm::StringRef label, bool isBreak);
-  /// Continues in a fresh block after a jump; it has no predecessors and is
-  /// erased at the end.
-  void startDeadBlock();
-
-  // Expressions.
-  std::optional<RValue> lowerExpr(const ast::Expr &expr);
-  std::optional<RValue> lowerBinary(const ast::BinaryExpr &expr);
-  std::optional<RValue> lowerBinaryOp(ast::BinaryOp op, RValue lhs, RValue rhs,
-                                      llvm::SMLoc loc);
-  std::optional<RValue> lowerCall(const ast::CallExpr &call);
-  std::optional<RValue> lowerBuiltin(const ast::BuiltinCall &call);
-  /// The memref and indices an lvalue or indexed rvalue names.
-  bool lowerAddress(const ast::Expr &expr, mlir::Value &memref,
-                    llvm::SmallVectorImpl<mlir::Value> &indices,
-                    const Type *&elementType);
-  /// `value` as an SSA value of type `to` (null: its own type).
-  mlir::Value materialize(const RValue &value, const Type *to,
-                          llvm::SMLoc loc);
-  mlir::Value materializeConstant(const Value &value, llvm::SMLoc loc);
-  bool canFold(const ast::Expr &expr);
-  const Local *findLocal(llvm::StringRef name) const;
-  bool unsupported(const ast::Node &node, llvm::StringRef what);
-
-  mlir::Location loc(llvm::SMLoc l) {
-    return getLocation(ctx, diags.getSourceMgr(), l);
-  }
-
-  sema::Interpreter &interp;
-  sema::ModuleInstance &module;
-  const SymbolRequests &symbols;
-  const ast::FnDecl &decl;
-  const sema::FunctionType &type;
-  mlir::Region &body;
-  mlir::MLIRContext &ctx;
-  mlir::OpBuilder builder;
-  sema::DiagnosticEngine &diags;
-  std::vector<llvm::StringMap<Local>> scopes;
-  std::vector<Loop> loops;
-};
 
 /// How users call a construct, for "... is not supported" messages.
-static std::string describeConstruct(ast::Node::Kind kind) {
+std::string mlirgen::describeConstruct(ast::Node::Kind kind) {
   using Kind = ast::Node::Kind;
   switch (kind) {
   case Kind::ForStmt:
@@ -219,6 +129,8 @@ bool BodyGen::lowerStmt(const ast::Stmt &stmt) {
     return lowerIf(llvm::cast<ast::IfStmt>(stmt));
   case ast::Node::Kind::WhileStmt:
     return lowerWhile(llvm::cast<ast::WhileStmt>(stmt));
+  case ast::Node::Kind::ForStmt:
+    return lowerFor(llvm::cast<ast::ForStmt>(stmt));
   case ast::Node::Kind::ReturnStmt:
     return lowerReturn(llvm::cast<ast::ReturnStmt>(stmt));
   case ast::Node::Kind::BreakStmt: {
@@ -231,6 +143,9 @@ bool BodyGen::lowerStmt(const ast::Stmt &stmt) {
     return lowerJump(stmt, llvm::cast<ast::ContinueStmt>(stmt).label.text,
                      /*isBreak=*/false);
   case ast::Node::Kind::ExprStmt: {
+    if (const auto *sw = llvm::dyn_cast<ast::SwitchExpr>(
+            llvm::cast<ast::ExprStmt>(stmt).expr))
+      return lowerSwitch(*sw);
     std::optional<RValue> value =
         lowerExpr(*llvm::cast<ast::ExprStmt>(stmt).expr);
     return value.has_value();
@@ -284,7 +199,7 @@ bool BodyGen::lowerVarDecl(const ast::VarDecl &var) {
   return true;
 }
 
-std::optional<ast::BinaryOp> getBinaryOp(ast::AssignOp op) {
+static std::optional<ast::BinaryOp> getBinaryOp(ast::AssignOp op) {
   using ast::AssignOp;
   using ast::BinaryOp;
   switch (op) {
@@ -510,6 +425,244 @@ bool BodyGen::lowerWhile(const ast::WhileStmt &stmt) {
   return true;
 }
 
+/// The blocks of a counted loop; `run` lowers the body at the start of
+/// `body` with the counter's current value, then the counter steps.
+struct CountedLoop {
+  mlir::Value counter; // rank-0 memref
+  mlir::Block *header, *body, *latch, *exit;
+};
+
+bool BodyGen::lowerFor(const ast::ForStmt &stmt) {
+  if (stmt.isInline)
+    return unsupported(stmt, "an 'inline for'");
+  for (const ast::Capture *c : stmt.captures)
+    if (c->isPointer)
+      return unsupported(*c, "a pointer capture");
+  const auto *range = llvm::dyn_cast<ast::BuiltinCall>(stmt.iterable);
+  if (range && (range->name.text == "@range" || range->name.text == "range"))
+    return lowerRangeFor(stmt, *range);
+  if (canFold(*stmt.iterable))
+    return unsupported(*stmt.iterable, "iterating over a comptime value");
+  mlir::Value memref;
+  llvm::SmallVector<mlir::Value> indices;
+  const Type *iterType = nullptr;
+  if (!lowerAddress(*stmt.iterable, memref, indices, iterType))
+    return false;
+  const auto *array = llvm::dyn_cast<sema::ArrayType>(iterType);
+  if (!array || array->getDims().size() != 1 || !indices.empty()) {
+    diags.error(stmt.iterable->getLoc(), "cannot iterate over a value of "
+                                         "type '" +
+                                             iterType->str() + "'");
+    return false;
+  }
+  // The counter and the index capture are u16, the width of an address.
+  const Type *u16 = interp.getTypes().getInt(16, false);
+  mlir::Location l = loc(stmt.getLoc());
+  mlir::Type i16 = lowerType(ctx, u16);
+  mlir::Value start = mlir::arith::ConstantIntOp::create(builder, l, i16, 0);
+  mlir::Value stop = mlir::arith::ConstantIntOp::create(
+      builder, l, i16, static_cast<int64_t>(array->getDims()[0]));
+  mlir::Value step = mlir::arith::ConstantIntOp::create(builder, l, i16, 1);
+  return lowerCountedLoop(
+      stmt, u16, start, stop, step, mlir::arith::CmpIPredicate::ult,
+      [&](mlir::Value i) {
+        mlir::Value index =
+            mlir::arith::IndexCastUIOp::create(builder, l,
+                                               builder.getIndexType(), i);
+        mlir::Value element =
+            mlir::memref::LoadOp::create(builder, l, memref, index);
+        bindCapture(stmt, 0, element, array->getElementType());
+        bindCapture(stmt, 1, i, u16);
+      });
+}
+
+void BodyGen::bindCapture(const ast::ForStmt &stmt, unsigned i,
+                          mlir::Value value, const Type *t) {
+  if (i < stmt.captures.size() && stmt.captures[i]->name.text != "_")
+    scopes.back()[stmt.captures[i]->name.text] =
+        Local{{}, value, std::nullopt, t};
+}
+
+bool BodyGen::lowerRangeFor(const ast::ForStmt &stmt,
+                            const ast::BuiltinCall &range) {
+  size_t n = range.args.size();
+  if (n < 2 || n > 4) {
+    diags.error(range.getLoc(), "'@range' expects 2 to 4 arguments, found " +
+                                    llvm::Twine(n));
+    return false;
+  }
+  const Type *t = interp.evaluateType(module, *range.args[0]);
+  if (!t)
+    return false;
+  if (!t->is(Type::Kind::Int)) {
+    diags.error(range.args[0]->getLoc(),
+                "'@range' needs an integer type, found '" + t->str() + "'");
+    return false;
+  }
+  bool isSigned = llvm::cast<sema::IntType>(t)->isSigned();
+  // @range(T, stop), @range(T, start, stop), @range(T, start, stop, step).
+  auto bound = [&](const ast::Expr *e, int64_t dflt) -> mlir::Value {
+    std::optional<RValue> v =
+        e ? lowerExpr(*e)
+          : RValue{Value::getComptimeInt(interp.getTypes(), dflt), {}, t};
+    return v ? materialize(*v, t, e ? e->getLoc() : range.getLoc())
+             : mlir::Value();
+  };
+  const ast::Expr *startExpr = n >= 3 ? range.args[1] : nullptr;
+  const ast::Expr *stopExpr = range.args[n >= 3 ? 2 : 1];
+  const ast::Expr *stepExpr = n == 4 ? range.args[3] : nullptr;
+  // The direction of the comparison needs the sign of the step.
+  int64_t stepSign = 1;
+  if (stepExpr) {
+    if (!canFold(*stepExpr)) {
+      diags.error(stepExpr->getLoc(),
+                  "'@range' step must be comptime-known in run-time code");
+      return false;
+    }
+    std::optional<Value> s = interp.evaluate(module, *stepExpr);
+    if (!s)
+      return false;
+    std::optional<Value> c = interp.coerce(*s, t, stepExpr->getLoc());
+    if (!c)
+      return false;
+    if (c->getInt().isZero()) {
+      diags.error(stepExpr->getLoc(), "'@range' step must not be zero");
+      return false;
+    }
+    stepSign = c->getInt().isNegative() ? -1 : 1;
+  }
+  mlir::Value start = bound(startExpr, 0);
+  if (!start)
+    return false;
+  mlir::Value stop = bound(stopExpr, 0);
+  if (!stop)
+    return false;
+  mlir::Value step = bound(stepExpr, 1);
+  if (!step)
+    return false;
+  using P = mlir::arith::CmpIPredicate;
+  P pred = stepSign > 0 ? (isSigned ? P::slt : P::ult)
+                        : (isSigned ? P::sgt : P::ugt);
+  return lowerCountedLoop(stmt, t, start, stop, step, pred, [&](mlir::Value i) {
+    bindCapture(stmt, 0, i, t);
+    if (stmt.captures.size() > 1)
+      bindCapture(stmt, 1,
+                  mlir::arith::SubIOp::create(builder, loc(stmt.getLoc()), i,
+                                              start),
+                  t);
+  });
+}
+
+bool BodyGen::lowerCountedLoop(
+    const ast::ForStmt &stmt, const Type *counterType, mlir::Value start,
+    mlir::Value stop, mlir::Value step, mlir::arith::CmpIPredicate pred,
+    llvm::function_ref<void(mlir::Value)> bind) {
+  mlir::Location l = loc(stmt.getLoc());
+  mlir::Value counter = mlir::memref::AllocaOp::create(
+      builder, l, getStorageType(ctx, counterType));
+  mlir::memref::StoreOp::create(builder, l, start, counter);
+  mlir::Block *before = builder.getInsertionBlock();
+  mlir::Block *header = builder.createBlock(&body);
+  mlir::Block *bodyBlock = builder.createBlock(&body);
+  mlir::Block *latch = builder.createBlock(&body);
+  mlir::Block *exit = builder.createBlock(&body);
+  builder.setInsertionPointToEnd(before);
+  mlir::cf::BranchOp::create(builder, l, header);
+
+  builder.setInsertionPointToEnd(header);
+  mlir::Value current = mlir::memref::LoadOp::create(builder, l, counter);
+  mlir::Value more =
+      mlir::arith::CmpIOp::create(builder, l, pred, current, stop);
+  mlir::cf::CondBranchOp::create(builder, l, more, bodyBlock, exit);
+
+  builder.setInsertionPointToEnd(bodyBlock);
+  scopes.emplace_back();
+  bind(current);
+  loops.push_back({stmt.label.text, latch, exit});
+  bool ok = lowerStmt(*stmt.body);
+  loops.pop_back();
+  scopes.pop_back();
+  if (!ok)
+    return false;
+  mlir::cf::BranchOp::create(builder, l, latch);
+
+  latch->moveBefore(&body, body.end());
+  builder.setInsertionPointToEnd(latch);
+  mlir::Value again = mlir::memref::LoadOp::create(builder, l, counter);
+  mlir::Value next = mlir::arith::AddIOp::create(builder, l, again, step);
+  mlir::memref::StoreOp::create(builder, l, next, counter);
+  mlir::cf::BranchOp::create(builder, l, header);
+  exit->moveBefore(&body, body.end());
+  builder.setInsertionPointToEnd(exit);
+  return true;
+}
+
+bool BodyGen::lowerSwitch(const ast::SwitchExpr &stmt) {
+  std::optional<RValue> subject = lowerExpr(*stmt.subject);
+  if (!subject)
+    return false;
+  const Type *t = subject->type;
+  if (!t || !(t->is(Type::Kind::Int) || t->is(Type::Kind::Bool)) ||
+      t->isComptimeOnly()) {
+    diags.error(stmt.subject->getLoc(),
+                "a run-time 'switch' needs an integer or bool subject, found '" +
+                    (t ? t->str() : std::string("?")) + "'");
+    return false;
+  }
+  mlir::Value flag = materialize(*subject, t, stmt.subject->getLoc());
+  if (!flag)
+    return false;
+  mlir::Location l = loc(stmt.getLoc());
+  mlir::Block *current = builder.getInsertionBlock();
+  mlir::Block *merge = builder.createBlock(&body);
+  mlir::Block *elseBlock = merge;
+  llvm::SmallVector<llvm::APInt> values;
+  llvm::SmallVector<mlir::Block *> dests;
+  llvm::SmallVector<std::pair<const ast::SwitchProng *, mlir::Block *>> prongs;
+  for (const ast::SwitchProng *prong : stmt.prongs) {
+    mlir::Block *block = builder.createBlock(&body);
+    prongs.push_back({prong, block});
+    if (prong->isElse) {
+      elseBlock = block;
+      continue;
+    }
+    // Case values are comptime, as cf.switch needs.
+    for (const ast::Expr *e : prong->values) {
+      std::optional<Value> v = canFold(*e) ? interp.evaluate(module, *e)
+                                           : std::nullopt;
+      if (v && !v->isComptimeKnown())
+        v.reset();
+      if (!v && !canFold(*e))
+        diags.error(e->getLoc(), "a 'switch' value must be comptime-known");
+      if (!v || !(v = interp.coerce(*v, t, e->getLoc())))
+        return false;
+      llvm::APInt bits = t->is(Type::Kind::Bool)
+                             ? llvm::APInt(1, v->getBool())
+                             : llvm::APInt(v->getInt());
+      if (llvm::is_contained(values, bits)) {
+        diags.error(e->getLoc(), "duplicate 'switch' value");
+        return false;
+      }
+      values.push_back(bits);
+      dests.push_back(block);
+    }
+  }
+  builder.setInsertionPointToEnd(current);
+  llvm::SmallVector<mlir::ValueRange> operands(values.size(),
+                                               mlir::ValueRange());
+  mlir::cf::SwitchOp::create(builder, l, flag, elseBlock, mlir::ValueRange(),
+                             values, dests, operands);
+  for (auto [prong, block] : prongs) {
+    builder.setInsertionPointToEnd(block);
+    if (!lowerStmt(*prong->body))
+      return false;
+    mlir::cf::BranchOp::create(builder, l, merge);
+  }
+  merge->moveBefore(&body, body.end());
+  builder.setInsertionPointToEnd(merge);
+  return true;
+}
+
 bool BodyGen::lowerJump(const ast::Node &stmt, llvm::StringRef label,
                         bool isBreak) {
   const char *keyword = isBreak ? "break" : "continue";
@@ -560,471 +713,6 @@ bool BodyGen::lowerReturn(const ast::ReturnStmt &stmt) {
   startDeadBlock();
   return true;
 }
-
-bool BodyGen::canFold(const ast::Expr &expr) {
-  bool ok = true;
-  std::function<void(const ast::Node *)> visit = [&](const ast::Node *n) {
-    if (!ok)
-      return;
-    switch (n->getKind()) {
-    case ast::Node::Kind::CallExpr:
-    case ast::Node::Kind::BuiltinCall:
-    case ast::Node::Kind::IfExpr:
-    case ast::Node::Kind::SwitchExpr:
-    case ast::Node::Kind::BlockExpr:
-      ok = false;
-      return;
-    case ast::Node::Kind::UnaryExpr:
-      if (llvm::cast<ast::UnaryExpr>(n)->op == ast::UnaryOp::AddressOf) {
-        ok = false;
-        return;
-      }
-      break;
-    case ast::Node::Kind::Identifier: {
-      llvm::StringRef name = llvm::cast<ast::Identifier>(n)->name.text;
-      if (findLocal(name)) {
-        ok = false;
-        return;
-      }
-      // A run-time global is read by memref ops, not by the interpreter.
-      if (module.findGlobal(name)) {
-        std::optional<Value> v = interp.getGlobal(module, name, n->getLoc());
-        ok = !v || v->isComptimeKnown();
-      }
-      return;
-    }
-    default:
-      break;
-    }
-    ast::forEachChild(n, visit);
-  };
-  visit(&expr);
-  return ok;
-}
-
-std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
-  unsigned errors = diags.getNumErrors();
-  if (canFold(expr)) {
-    std::optional<Value> value = interp.evaluate(module, expr);
-    if (!value)
-      return std::nullopt;
-    if (value->isComptimeKnown())
-      return RValue{value, {}, value->getType()};
-  }
-  if (diags.getNumErrors() != errors)
-    return std::nullopt;
-  mlir::Location l = loc(expr.getLoc());
-  switch (expr.getKind()) {
-  case ast::Node::Kind::ParenExpr:
-    return lowerExpr(*llvm::cast<ast::ParenExpr>(expr).inner);
-  case ast::Node::Kind::BinaryExpr:
-    return lowerBinary(llvm::cast<ast::BinaryExpr>(expr));
-  case ast::Node::Kind::CallExpr:
-    return lowerCall(llvm::cast<ast::CallExpr>(expr));
-  case ast::Node::Kind::BuiltinCall:
-    return lowerBuiltin(llvm::cast<ast::BuiltinCall>(expr));
-  case ast::Node::Kind::Identifier: {
-    if (const Local *local =
-            findLocal(llvm::cast<ast::Identifier>(expr).name.text)) {
-      if (local->constant)
-        return RValue{local->constant, {}, local->type};
-      if (local->value)
-        return RValue{std::nullopt, local->value, local->type};
-      return RValue{std::nullopt,
-                    mlir::memref::LoadOp::create(builder, l, local->storage),
-                    local->type};
-    }
-    [[fallthrough]];
-  }
-  case ast::Node::Kind::IndexExpr: {
-    mlir::Value memref;
-    llvm::SmallVector<mlir::Value> indices;
-    const Type *elementType = nullptr;
-    if (!lowerAddress(expr, memref, indices, elementType))
-      return std::nullopt;
-    if (elementType->is(Type::Kind::Array)) {
-      unsupported(expr, "an array value");
-      return std::nullopt;
-    }
-    return RValue{std::nullopt,
-                  mlir::memref::LoadOp::create(builder, l, memref, indices),
-                  elementType};
-  }
-  case ast::Node::Kind::UnaryExpr: {
-    const auto &unary = llvm::cast<ast::UnaryExpr>(expr);
-    if (unary.op == ast::UnaryOp::AddressOf)
-      break;
-    std::optional<RValue> operand = lowerExpr(*unary.operand);
-    if (!operand)
-      return std::nullopt;
-    if (unary.op == ast::UnaryOp::Neg) {
-      RValue zero{Value::getComptimeInt(interp.getTypes(), 0), {},
-                  interp.getTypes().getComptimeInt()};
-      if (operand->type && operand->type->is(Type::Kind::Float))
-        zero = RValue{Value::getFloat(operand->type, 0.0), {}, operand->type};
-      return lowerBinaryOp(ast::BinaryOp::Sub, zero, *operand, expr.getLoc());
-    }
-    // `!b` is `b ^ true`, `~x` is `x ^ -1`: both flip every bit.
-    const Type *t = operand->type;
-    if (unary.op == ast::UnaryOp::Not ? !t->is(Type::Kind::Bool)
-                                      : !t->is(Type::Kind::Int)) {
-      diags.error(expr.getLoc(), "invalid operand type '" + t->str() +
-                                     "' for '" +
-                                     (unary.op == ast::UnaryOp::Not ? "!" : "~") +
-                                     "'");
-      return std::nullopt;
-    }
-    mlir::Value v = materialize(*operand, t, unary.operand->getLoc());
-    mlir::Value ones = mlir::arith::ConstantIntOp::create(
-        builder, l, v.getType(), -1);
-    return RValue{std::nullopt,
-                  mlir::arith::XOrIOp::create(builder, l, v, ones), t};
-  }
-  default:
-    break;
-  }
-  unsupported(expr, describeConstruct(expr.getKind()));
-  return std::nullopt;
-}
-
-std::optional<RValue> BodyGen::lowerBinary(const ast::BinaryExpr &expr) {
-  std::optional<RValue> lhs = lowerExpr(*expr.lhs);
-  if (!lhs)
-    return std::nullopt;
-  if (expr.op != ast::BinaryOp::And && expr.op != ast::BinaryOp::Or) {
-    std::optional<RValue> rhs = lowerExpr(*expr.rhs);
-    if (!rhs)
-      return std::nullopt;
-    return lowerBinaryOp(expr.op, *lhs, *rhs, expr.getLoc());
-  }
-  // Short-circuit: the right side runs only when the left does not decide.
-  const Type *boolType = interp.getTypes().getBool();
-  mlir::Value l = materialize(*lhs, boolType, expr.lhs->getLoc());
-  if (!l)
-    return std::nullopt;
-  bool isAnd = expr.op == ast::BinaryOp::And;
-  mlir::Location location = loc(expr.getLoc());
-  auto ifOp = mlir::scf::IfOp::create(builder, location, builder.getI1Type(),
-                                      l, /*withElseRegion=*/true);
-  mlir::OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(
-      isAnd ? ifOp.thenBlock() : ifOp.elseBlock());
-  std::optional<RValue> rhs = lowerExpr(*expr.rhs);
-  if (!rhs)
-    return std::nullopt;
-  mlir::Value r = materialize(*rhs, boolType, expr.rhs->getLoc());
-  if (!r)
-    return std::nullopt;
-  mlir::scf::YieldOp::create(builder, location, r);
-  builder.setInsertionPointToStart(
-      isAnd ? ifOp.elseBlock() : ifOp.thenBlock());
-  mlir::Value decided =
-      mlir::arith::ConstantIntOp::create(builder, location, !isAnd, 1);
-  mlir::scf::YieldOp::create(builder, location, decided);
-  return RValue{std::nullopt, ifOp.getResult(0), boolType};
-}
-
-std::optional<RValue> BodyGen::lowerBinaryOp(ast::BinaryOp op, RValue lhs,
-                                             RValue rhs, llvm::SMLoc at) {
-  using ast::BinaryOp;
-  bool isShift = op == BinaryOp::Shl || op == BinaryOp::Shr;
-  // The operand type: a comptime operand takes the other's type.
-  const Type *t = !lhs.constant ? lhs.type : rhs.type;
-  if (!lhs.constant && !rhs.constant && lhs.type != rhs.type && !isShift) {
-    diags.error(at, "mismatched types '" + lhs.type->str() + "' and '" +
-                        rhs.type->str() + "' in '" + ast::getSpelling(op) +
-                        "'");
-    return std::nullopt;
-  }
-  if (isShift)
-    t = lhs.constant && !rhs.constant ? nullptr : lhs.type;
-  if (!t || t->isComptimeOnly()) {
-    diags.error(at, "operands of '" + ast::getSpelling(op) +
-                        "' have no run-time type");
-    return std::nullopt;
-  }
-  mlir::Value a = materialize(lhs, t, at);
-  mlir::Value b = materialize(rhs, isShift ? (rhs.constant ? t : rhs.type) : t,
-                              at);
-  if (!a || !b)
-    return std::nullopt;
-  mlir::Location l = loc(at);
-  const auto *intType = llvm::dyn_cast<sema::IntType>(t);
-  bool isFloat = t->is(Type::Kind::Float);
-  bool isBool = t->is(Type::Kind::Bool);
-  bool isSigned = intType && intType->isSigned();
-  auto result = [&](mlir::Value v, const Type *rt) {
-    return std::optional<RValue>(RValue{std::nullopt, v, rt});
-  };
-  const Type *boolType = interp.getTypes().getBool();
-  if (ast::isComparison(op) && (intType || isBool)) {
-    using P = mlir::arith::CmpIPredicate;
-    P pred = P::eq;
-    switch (op) {
-    case BinaryOp::Eq: pred = P::eq; break;
-    case BinaryOp::Ne: pred = P::ne; break;
-    case BinaryOp::Lt: pred = isSigned ? P::slt : P::ult; break;
-    case BinaryOp::Le: pred = isSigned ? P::sle : P::ule; break;
-    case BinaryOp::Gt: pred = isSigned ? P::sgt : P::ugt; break;
-    default: pred = isSigned ? P::sge : P::uge; break;
-    }
-    if (isBool && pred != P::eq && pred != P::ne)
-      goto invalid;
-    return result(mlir::arith::CmpIOp::create(builder, l, pred, a, b),
-                  boolType);
-  }
-  if (ast::isComparison(op) && isFloat) {
-    using P = mlir::arith::CmpFPredicate;
-    P pred = P::OEQ;
-    switch (op) {
-    case BinaryOp::Eq: pred = P::OEQ; break;
-    case BinaryOp::Ne: pred = P::UNE; break;
-    case BinaryOp::Lt: pred = P::OLT; break;
-    case BinaryOp::Le: pred = P::OLE; break;
-    case BinaryOp::Gt: pred = P::OGT; break;
-    default: pred = P::OGE; break;
-    }
-    return result(mlir::arith::CmpFOp::create(builder, l, pred, a, b),
-                  boolType);
-  }
-  if (isShift && intType) {
-    // The amount is converted to the left operand's width.
-    unsigned width = intType->getBitWidth();
-    unsigned amountWidth = b.getType().getIntOrFloatBitWidth();
-    if (!mlir::isa<mlir::IntegerType>(b.getType()))
-      goto invalid;
-    if (amountWidth < width)
-      b = mlir::arith::ExtUIOp::create(builder, l, a.getType(), b);
-    else if (amountWidth > width)
-      b = mlir::arith::TruncIOp::create(builder, l, a.getType(), b);
-    if (op == BinaryOp::Shl)
-      return result(mlir::arith::ShLIOp::create(builder, l, a, b), t);
-    return result(isSigned ? mlir::arith::ShRSIOp::create(builder, l, a, b)
-                                 .getResult()
-                           : mlir::arith::ShRUIOp::create(builder, l, a, b)
-                                 .getResult(),
-                  t);
-  }
-  if (intType) {
-    switch (op) {
-    case BinaryOp::Add:
-      return result(mlir::arith::AddIOp::create(builder, l, a, b), t);
-    case BinaryOp::Sub:
-      return result(mlir::arith::SubIOp::create(builder, l, a, b), t);
-    case BinaryOp::Mul:
-      return result(mlir::arith::MulIOp::create(builder, l, a, b), t);
-    case BinaryOp::Div:
-      return result(isSigned ? mlir::arith::DivSIOp::create(builder, l, a, b)
-                                   .getResult()
-                             : mlir::arith::DivUIOp::create(builder, l, a, b)
-                                   .getResult(),
-                    t);
-    case BinaryOp::Rem:
-      return result(isSigned ? mlir::arith::RemSIOp::create(builder, l, a, b)
-                                   .getResult()
-                             : mlir::arith::RemUIOp::create(builder, l, a, b)
-                                   .getResult(),
-                    t);
-    default:
-      break;
-    }
-  }
-  if (intType || isBool) {
-    switch (op) {
-    case BinaryOp::BitAnd:
-      return result(mlir::arith::AndIOp::create(builder, l, a, b), t);
-    case BinaryOp::BitOr:
-      return result(mlir::arith::OrIOp::create(builder, l, a, b), t);
-    case BinaryOp::BitXor:
-      return result(mlir::arith::XOrIOp::create(builder, l, a, b), t);
-    default:
-      break;
-    }
-  }
-  if (isFloat) {
-    switch (op) {
-    case BinaryOp::Add:
-      return result(mlir::arith::AddFOp::create(builder, l, a, b), t);
-    case BinaryOp::Sub:
-      return result(mlir::arith::SubFOp::create(builder, l, a, b), t);
-    case BinaryOp::Mul:
-      return result(mlir::arith::MulFOp::create(builder, l, a, b), t);
-    case BinaryOp::Div:
-      return result(mlir::arith::DivFOp::create(builder, l, a, b), t);
-    default:
-      break;
-    }
-  }
-invalid:
-  diags.error(at, "invalid operand type '" + t->str() + "' for '" +
-                      ast::getSpelling(op) + "'");
-  return std::nullopt;
-}
-
-std::optional<RValue> BodyGen::lowerCall(const ast::CallExpr &call) {
-  const auto *ident = llvm::dyn_cast<ast::Identifier>(call.callee);
-  std::optional<Value> callee =
-      ident && !findLocal(ident->name.text)
-          ? interp.getGlobal(module, ident->name.text, call.callee->getLoc())
-          : std::nullopt;
-  if (!ident || findLocal(ident->name.text)) {
-    unsupported(call, "calling this kind of callee");
-    return std::nullopt;
-  }
-  if (!callee)
-    return std::nullopt;
-  const auto *fnType = callee->is(Value::Kind::Function)
-                           ? llvm::dyn_cast<sema::FunctionType>(callee->getType())
-                           : nullptr;
-  if (!fnType || fnType->isTask() || callee->getModule() != &module) {
-    diags.error(call.callee->getLoc(),
-                fnType && fnType->isTask()
-                    ? llvm::Twine("a task cannot be called")
-                    : "'" + ident->name.text +
-                          "' is not a function of this program");
-    return std::nullopt;
-  }
-  const ast::FnDecl &fn = *callee->getFunctionDecl();
-  if (call.args.size() != fnType->getParams().size()) {
-    diags.error(call.getLoc(), "'" + fn.name.text + "' expects " +
-                                   llvm::Twine(fnType->getParams().size()) +
-                                   " arguments, found " +
-                                   llvm::Twine(call.args.size()));
-    diags.note(fn.getLoc(), "declared here");
-    return std::nullopt;
-  }
-  llvm::SmallVector<mlir::Value> args;
-  for (auto [arg, paramType] : llvm::zip(call.args, fnType->getParams())) {
-    std::optional<RValue> v = lowerExpr(*arg);
-    if (!v)
-      return std::nullopt;
-    mlir::Value m = materialize(*v, paramType, arg->getLoc());
-    if (!m)
-      return std::nullopt;
-    args.push_back(m);
-  }
-  std::optional<std::string> symbol = symbols.function(fn, call.getLoc());
-  if (!symbol)
-    return std::nullopt;
-  llvm::SmallVector<mlir::Type> results;
-  if (!fnType->getResult()->is(Type::Kind::Void))
-    results.push_back(lowerType(ctx, fnType->getResult()));
-  auto op = mlir::func::CallOp::create(builder, loc(call.getLoc()), *symbol,
-                                       results, args);
-  if (results.empty())
-    return RValue{Value::getVoid(interp.getTypes()), {},
-                  fnType->getResult()};
-  return RValue{std::nullopt, op.getResult(0), fnType->getResult()};
-}
-
-std::optional<RValue> BodyGen::lowerBuiltin(const ast::BuiltinCall &call) {
-  llvm::StringRef name = call.name.text;
-  bool isActivate = name == "@activate" || name == "activate";
-  bool isBlock = name == "@block" || name == "block";
-  bool isUnblock = name == "@unblock" || name == "unblock";
-  if (!isActivate && !isBlock && !isUnblock) {
-    // Builtins that produce comptime values were folded before.
-    unsupported(call, "'" + name.str() + "'");
-    return std::nullopt;
-  }
-  if (call.args.size() != 1) {
-    diags.error(call.getLoc(), "'" + name + "' expects 1 arguments, found " +
-                                   llvm::Twine(call.args.size()));
-    return std::nullopt;
-  }
-  std::optional<RValue> handle = lowerExpr(*call.args[0]);
-  if (!handle)
-    return std::nullopt;
-  const Type *t = handle->type;
-  if (!t->isHandle() || t->is(Type::Kind::Direction) ||
-      (isActivate && !t->is(Type::Kind::LocalTaskID))) {
-    diags.error(call.args[0]->getLoc(),
-                llvm::Twine(isActivate ? "expected a local task ID"
-                                       : "expected a task ID, color, queue or "
-                                         "microthread ID") +
-                    ", found '" + t->str() + "'");
-    return std::nullopt;
-  }
-  mlir::Value h = materialize(*handle, t, call.args[0]->getLoc());
-  if (!h)
-    return std::nullopt;
-  mlir::Location l = loc(call.getLoc());
-  if (isActivate)
-    csl::ActivateOp::create(builder, l, h);
-  else if (isBlock)
-    csl::BlockOp::create(builder, l, h);
-  else
-    csl::UnblockOp::create(builder, l, h);
-  return RValue{Value::getVoid(interp.getTypes()), {},
-                interp.getTypes().getVoid()};
-}
-
-mlir::Value BodyGen::materialize(const RValue &value, const Type *to,
-                                 llvm::SMLoc at) {
-  if (value.constant) {
-    std::optional<Value> v =
-        to ? interp.coerce(*value.constant, to, at) : value.constant;
-    if (!v)
-      return {};
-    return materializeConstant(*v, at);
-  }
-  if (!to || to == value.type)
-    return value.value;
-  mlir::Location l = loc(at);
-  const auto *from = llvm::dyn_cast<sema::IntType>(value.type);
-  const auto *into = llvm::dyn_cast<sema::IntType>(to);
-  if (from && into && from->getBitWidth() < into->getBitWidth() &&
-      (from->isSigned() == into->isSigned() || !from->isSigned())) {
-    mlir::Type target = lowerType(ctx, to);
-    if (from->isSigned())
-      return mlir::arith::ExtSIOp::create(builder, l, target, value.value);
-    return mlir::arith::ExtUIOp::create(builder, l, target, value.value);
-  }
-  const auto *fromFloat = llvm::dyn_cast<sema::FloatType>(value.type);
-  const auto *intoFloat = llvm::dyn_cast<sema::FloatType>(to);
-  if (fromFloat && intoFloat && fromFloat->getBitWidth() == 16 &&
-      intoFloat->getBitWidth() == 32)
-    return mlir::arith::ExtFOp::create(builder, l, lowerType(ctx, to),
-                                       value.value);
-  diags.error(at, "expected '" + to->str() + "', found '" +
-                      value.type->str() + "'");
-  return {};
-}
-
-mlir::Value BodyGen::materializeConstant(const Value &value, llvm::SMLoc at) {
-  mlir::Location l = loc(at);
-  const Type *t = value.getType();
-  mlir::Type type = lowerType(ctx, t);
-  if (type && (t->is(Type::Kind::Int) || t->is(Type::Kind::Bool) ||
-               t->is(Type::Kind::Float))) {
-    mlir::Attribute attr = getInitialValue(
-        mlir::MemRefType::get({}, type), value);
-    auto dense = mlir::cast<mlir::DenseElementsAttr>(attr);
-    return mlir::arith::ConstantOp::create(
-        builder, l, mlir::cast<mlir::TypedAttr>(
-                        dense.getValues<mlir::Attribute>()[0]));
-  }
-  if (type && value.is(Value::Kind::Handle)) {
-    mlir::IntegerAttr id = builder.getI64IntegerAttr(value.getHandleID());
-    switch (t->getKind()) {
-    case Type::Kind::Color:
-      return csl::GetColorOp::create(builder, l, type, id);
-    case Type::Kind::InputQueue:
-      return csl::GetInputQueueOp::create(builder, l, type, id);
-    case Type::Kind::OutputQueue:
-      return csl::GetOutputQueueOp::create(builder, l, type, id);
-    case Type::Kind::UtID:
-      return csl::GetMicrothreadIDOp::create(builder, l, type, id);
-    default:
-      return csl::GetTaskIDOp::create(builder, l, type, id);
-    }
-  }
-  diags.error(at, "a value of type '" + t->str() +
-                      "' cannot be used at run time");
-  return {};
-}
-
-} // namespace
 
 bool mlirgen::lowerBody(sema::Interpreter &interp, sema::ModuleInstance &module,
                         const SymbolRequests &symbols, const ast::FnDecl &decl,

@@ -64,7 +64,8 @@ void ProgramBuiltins::install() {
   });
 }
 
-bool ProgramBuiltins::check(sema::BuiltinArgs &args, unsigned numArgs) {
+bool ProgramBuiltins::check(sema::BuiltinArgs &args, unsigned minArgs,
+                            unsigned maxArgs) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
   const ast::BuiltinCall &call = args.getCall();
   llvm::StringRef name = call.name.text;
@@ -74,8 +75,11 @@ bool ProgramBuiltins::check(sema::BuiltinArgs &args, unsigned numArgs) {
                                    "a program given to '@set_tile_code'");
     return false;
   }
-  if (args.size() != numArgs) {
-    diags.error(call.getLoc(), "'@" + name + "' expects " + llvm::Twine(numArgs) +
+  if (args.size() < minArgs || args.size() > maxArgs) {
+    std::string expected = std::to_string(minArgs);
+    if (maxArgs != minArgs)
+      expected += " or " + std::to_string(maxArgs);
+    diags.error(call.getLoc(), "'@" + name + "' expects " + expected +
                                    " arguments, found " +
                                    llvm::Twine(args.size()));
     return false;
@@ -152,7 +156,8 @@ std::optional<Value> ProgramBuiltins::startup(sema::BuiltinArgs &args,
 }
 
 std::optional<Value> ProgramBuiltins::exportSymbol(sema::BuiltinArgs &args) {
-  if (!check(args, 2))
+  // @export_symbol(f) exports under the declaration's own name.
+  if (!check(args, 1, 2))
     return std::nullopt;
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
   // The symbol is named, not evaluated: a `const` would fold to its value.
@@ -177,24 +182,27 @@ std::optional<Value> ProgramBuiltins::exportSymbol(sema::BuiltinArgs &args) {
     diags.error(args.getArg(0).getLoc(), "a task cannot be exported");
     return std::nullopt;
   }
-  std::optional<Value> name = args.evaluate(1);
-  if (!name)
-    return std::nullopt;
-  if (!name->is(Value::Kind::String)) {
-    diags.error(args.getArg(1).getLoc(), "expected a string, found '" +
-                                             name->getType()->str() + "'");
-    return std::nullopt;
+  std::string hostName = ident->name.text.str();
+  if (args.size() == 2) {
+    std::optional<Value> name = args.evaluate(1);
+    if (!name)
+      return std::nullopt;
+    if (!name->is(Value::Kind::String)) {
+      diags.error(args.getArg(1).getLoc(), "expected a string, found '" +
+                                               name->getType()->str() + "'");
+      return std::nullopt;
+    }
+    hostName = name->getString().str();
   }
   for (const SymbolExport &other : record->exports) {
-    if (other.name == name->getString()) {
+    if (other.name == hostName) {
       diags.error(args.getCall().getLoc(),
-                  "'" + name->getString() + "' is exported twice");
+                  "'" + hostName + "' is exported twice");
       diags.note(other.loc, "first exported here");
       return std::nullopt;
     }
   }
-  record->exports.push_back(
-      {decl, name->getString().str(), args.getCall().getLoc()});
+  record->exports.push_back({decl, hostName, args.getCall().getLoc()});
   return Value::getVoid(interp.getTypes());
 }
 

@@ -6,6 +6,9 @@
 #include "TypeLowering.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace tessera;
@@ -234,12 +237,33 @@ bool ProgramGenerator::emitExport(const SymbolExport &exported) {
                .getType();
     isMutable = var.varKind == ast::VarKind::Var;
   }
-  csl::ExportOp::create(builder, loc(exported.loc),
-                        mlir::FlatSymbolRefAttr::get(&ctx, *symbol),
-                        builder.getStringAttr(exported.name),
-                        mlir::TypeAttr::get(type),
-                        isMutable ? builder.getUnitAttr() : mlir::UnitAttr());
-  return true;
+  auto op = csl::ExportOp::create(
+      builder, loc(exported.loc), mlir::FlatSymbolRefAttr::get(&ctx, *symbol),
+      builder.getStringAttr(exported.name), mlir::TypeAttr::get(type),
+      isMutable ? builder.getUnitAttr() : mlir::UnitAttr());
+  // The export rules (16/32-bit data and arguments, no result, ...) live in
+  // the op's verifier; run it now so a violation is reported at the
+  // @export_symbol as a user error, not later as an internal one.
+  std::string message;
+  {
+    mlir::ScopedDiagnosticHandler capture(
+        &ctx, [&](mlir::Diagnostic &diag) {
+          if (message.empty()) {
+            std::string text = diag.str();
+            llvm::StringRef rest = text;
+            rest.consume_front("'csl.export' op ");
+            message = rest.str();
+          }
+          return mlir::success();
+        });
+    mlir::SymbolTableCollection symbolTables;
+    if (mlir::succeeded(mlir::verify(op.getOperation())) &&
+        mlir::succeeded(op.verifySymbolUses(symbolTables)))
+      return true;
+  }
+  diags.error(exported.loc, "cannot export '" + exported.name + "': " + message);
+  op.erase();
+  return false;
 }
 
 bool ProgramGenerator::drainFunctions() {

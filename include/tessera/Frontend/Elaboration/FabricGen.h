@@ -29,6 +29,10 @@ struct FabricOptions {
   bool memcpy = false;
   /// Host I/O channels; used only with memcpy.
   unsigned channels = 1;
+  /// --width-west-buf / --width-east-buf: buffer columns between memcpy's
+  /// columns and the rectangle; memcpy only.
+  int64_t westBuffer = 0;
+  int64_t eastBuffer = 0;
 };
 
 struct FabricGeometry {

@@ -2,7 +2,8 @@
 //
 // `@set_rectangle`, `@set_tile_code`, `@set_color_config` and
 // `@export_name`, registered with the interpreter; running the top-level
-// file's layout block with them fills a LayoutDescription.
+// file's layout block with them fills a LayoutDescription. `@get_rectangle`
+// reads the rectangle back, in the layout and in tile code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,7 @@ private:
   std::optional<sema::Value> setTileCode(sema::BuiltinArgs &args);
   std::optional<sema::Value> setColorConfig(sema::BuiltinArgs &args);
   std::optional<sema::Value> exportName(sema::BuiltinArgs &args);
+  std::optional<sema::Value> getRectangle(sema::BuiltinArgs &args);
 
   bool expectArgs(sema::BuiltinArgs &args, unsigned min, unsigned max);
   std::optional<int64_t> intArg(sema::BuiltinArgs &args, unsigned i);

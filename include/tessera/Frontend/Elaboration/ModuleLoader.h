@@ -17,6 +17,7 @@
 #include "tessera/Frontend/Sema/Interpreter.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <memory>
@@ -72,6 +73,9 @@ public:
 private:
   std::optional<sema::Value> importModule(sema::BuiltinArgs &args);
   void noteImportChain(llvm::SMLoc loc);
+  /// Records the `@import_module` calls that initialise a top-level const of
+  /// `file`, the only place the reference allows one.
+  void addConstImports(const ast::SourceFile &file);
 
   llvm::SourceMgr &sm;
   sema::Interpreter &interp;
@@ -82,6 +86,7 @@ private:
   llvm::DenseMap<unsigned, std::string> bufferPaths;
   /// Buffer ID to the @import_module call that first imported it.
   llvm::DenseMap<unsigned, llvm::SMLoc> importedFrom;
+  llvm::DenseSet<const ast::BuiltinCall *> constImports;
   InstanceCache cache;
   std::vector<sema::ModuleInstance *> instances;
   unsigned numSyntaxErrors = 0;

@@ -75,7 +75,10 @@ private:
   std::optional<sema::Value> initializeQueue(sema::BuiltinArgs &args);
   /// Reports a builtin used outside a tile program or with the wrong number
   /// of arguments; true when the call may proceed.
-  bool check(sema::BuiltinArgs &args, unsigned numArgs);
+  bool check(sema::BuiltinArgs &args, unsigned minArgs, unsigned maxArgs);
+  bool check(sema::BuiltinArgs &args, unsigned numArgs) {
+    return check(args, numArgs, numArgs);
+  }
 
   sema::Interpreter &interp;
   ProgramRecord *record = nullptr;

@@ -1,0 +1,122 @@
+//===- BodyGen.h - Shared state of function body lowering -------*- C++ -*-===//
+//
+// The lowering of one body is split by purpose: statements in
+// FunctionGen.cpp, expressions in ExprGen.cpp, casts in CastGen.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_LIB_FRONTEND_MLIRGEN_BODYGEN_H
+#define TESSERA_LIB_FRONTEND_MLIRGEN_BODYGEN_H
+
+#include "FunctionGen.h"
+#include "TypeLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tessera::frontend::mlirgen {
+
+using sema::Type;
+using sema::Value;
+
+/// A lowered expression: a comptime value not yet given a run-time type,
+/// or an SSA value of a CSL type.
+struct RValue {
+  std::optional<Value> constant;
+  mlir::Value value;
+  const Type *type = nullptr;
+};
+
+struct Local {
+  mlir::Value storage; // rank-0 memref of a `var`
+  mlir::Value value;   // a parameter or a run-time `const`
+  std::optional<Value> constant;
+  const Type *type = nullptr;
+};
+
+struct Loop {
+  llvm::StringRef label;
+  mlir::Block *continueBlock;
+  mlir::Block *breakBlock;
+};
+
+class BodyGen {
+public:
+  BodyGen(sema::Interpreter &interp, sema::ModuleInstance &module,
+          const SymbolRequests &symbols, const ast::FnDecl &decl,
+          const sema::FunctionType &type, mlir::Region &body)
+      : interp(interp), module(module), symbols(symbols), decl(decl),
+        type(type), body(body), ctx(*body.getContext()),
+        builder(&ctx), diags(interp.getDiagnostics()) {}
+
+  bool run();
+
+private:
+  // Statements.
+  bool lowerBlock(const ast::BlockStmt &block);
+  bool lowerStmt(const ast::Stmt &stmt);
+  bool lowerVarDecl(const ast::VarDecl &var);
+  bool lowerAssign(const ast::AssignStmt &assign);
+  bool lowerIf(const ast::IfStmt &stmt);
+  bool lowerWhile(const ast::WhileStmt &stmt);
+  bool lowerFor(const ast::ForStmt &stmt);
+  bool lowerRangeFor(const ast::ForStmt &stmt, const ast::BuiltinCall &range);
+  bool lowerSwitch(const ast::SwitchExpr &stmt);
+  /// A loop of a u16 or range counter from `start` while `pred(i, stop)`;
+  /// `bind` declares the captures in the body's scope.
+  bool lowerCountedLoop(const ast::ForStmt &stmt, const Type *counterType,
+                        mlir::Value start, mlir::Value stop, mlir::Value step,
+                        mlir::arith::CmpIPredicate pred,
+                        llvm::function_ref<void(mlir::Value)> bind);
+  void bindCapture(const ast::ForStmt &stmt, unsigned i, mlir::Value value,
+                   const Type *t);
+  bool lowerReturn(const ast::ReturnStmt &stmt);
+  bool lowerJump(const ast::Node &stmt, llvm::StringRef label, bool isBreak);
+  /// Continues in a fresh block after a jump; it has no predecessors and is
+  /// erased at the end.
+  void startDeadBlock();
+
+  // Expressions.
+  std::optional<RValue> lowerExpr(const ast::Expr &expr);
+  std::optional<RValue> lowerBinary(const ast::BinaryExpr &expr);
+  std::optional<RValue> lowerBinaryOp(ast::BinaryOp op, RValue lhs, RValue rhs,
+                                      llvm::SMLoc loc);
+  std::optional<RValue> lowerCall(const ast::CallExpr &call);
+  std::optional<RValue> lowerBuiltin(const ast::BuiltinCall &call);
+  /// Run-time `@as(T, x)` between numbers and bool (CastGen.cpp).
+  std::optional<RValue> lowerAs(const ast::BuiltinCall &call);
+  /// The memref and indices an lvalue or indexed rvalue names.
+  bool lowerAddress(const ast::Expr &expr, mlir::Value &memref,
+                    llvm::SmallVectorImpl<mlir::Value> &indices,
+                    const Type *&elementType);
+  /// `value` as an SSA value of type `to` (null: its own type).
+  mlir::Value materialize(const RValue &value, const Type *to,
+                          llvm::SMLoc loc);
+  mlir::Value materializeConstant(const Value &value, llvm::SMLoc loc);
+  bool canFold(const ast::Expr &expr);
+  const Local *findLocal(llvm::StringRef name) const;
+  bool unsupported(const ast::Node &node, llvm::StringRef what);
+
+  mlir::Location loc(llvm::SMLoc l) {
+    return getLocation(ctx, diags.getSourceMgr(), l);
+  }
+
+  sema::Interpreter &interp;
+  sema::ModuleInstance &module;
+  const SymbolRequests &symbols;
+  const ast::FnDecl &decl;
+  const sema::FunctionType &type;
+  mlir::Region &body;
+  mlir::MLIRContext &ctx;
+  mlir::OpBuilder builder;
+  sema::DiagnosticEngine &diags;
+  std::vector<llvm::StringMap<Local>> scopes;
+  std::vector<Loop> loops;
+};
+
+/// How users call a construct, for "... is not supported" messages.
+std::string describeConstruct(ast::Node::Kind kind);
+
+} // namespace tessera::frontend::mlirgen
+
+#endif // TESSERA_LIB_FRONTEND_MLIRGEN_BODYGEN_H

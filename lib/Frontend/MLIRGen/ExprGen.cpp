@@ -1,0 +1,496 @@
+//===- ExprGen.cpp - Run-time expressions ---------------------------------===//
+//
+// Expressions to `arith`/`memref`/`func`/`scf`. A subexpression that names
+// no local and no run-time global is folded by the comptime interpreter,
+// which also gives it CSL's range checks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BodyGen.h"
+
+#include "tessera/Dialect/CSL/IR/CSLOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace tessera;
+using namespace tessera::frontend;
+using namespace tessera::frontend::mlirgen;
+
+bool BodyGen::canFold(const ast::Expr &expr) {
+  bool ok = true;
+  std::function<void(const ast::Node *)> visit = [&](const ast::Node *n) {
+    if (!ok)
+      return;
+    switch (n->getKind()) {
+    case ast::Node::Kind::CallExpr:
+    case ast::Node::Kind::BuiltinCall:
+    case ast::Node::Kind::IfExpr:
+    case ast::Node::Kind::SwitchExpr:
+    case ast::Node::Kind::BlockExpr:
+      ok = false;
+      return;
+    case ast::Node::Kind::UnaryExpr:
+      if (llvm::cast<ast::UnaryExpr>(n)->op == ast::UnaryOp::AddressOf) {
+        ok = false;
+        return;
+      }
+      break;
+    case ast::Node::Kind::Identifier: {
+      llvm::StringRef name = llvm::cast<ast::Identifier>(n)->name.text;
+      if (findLocal(name)) {
+        ok = false;
+        return;
+      }
+      // A run-time global is read by memref ops, not by the interpreter.
+      if (module.findGlobal(name)) {
+        std::optional<Value> v = interp.getGlobal(module, name, n->getLoc());
+        ok = !v || v->isComptimeKnown();
+      }
+      return;
+    }
+    default:
+      break;
+    }
+    ast::forEachChild(n, visit);
+  };
+  visit(&expr);
+  return ok;
+}
+
+std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
+  unsigned errors = diags.getNumErrors();
+  if (canFold(expr)) {
+    std::optional<Value> value = interp.evaluate(module, expr);
+    if (!value)
+      return std::nullopt;
+    if (value->isComptimeKnown())
+      return RValue{value, {}, value->getType()};
+  }
+  if (diags.getNumErrors() != errors)
+    return std::nullopt;
+  mlir::Location l = loc(expr.getLoc());
+  switch (expr.getKind()) {
+  case ast::Node::Kind::ParenExpr:
+    return lowerExpr(*llvm::cast<ast::ParenExpr>(expr).inner);
+  case ast::Node::Kind::BinaryExpr:
+    return lowerBinary(llvm::cast<ast::BinaryExpr>(expr));
+  case ast::Node::Kind::CallExpr:
+    return lowerCall(llvm::cast<ast::CallExpr>(expr));
+  case ast::Node::Kind::BuiltinCall:
+    return lowerBuiltin(llvm::cast<ast::BuiltinCall>(expr));
+  case ast::Node::Kind::Identifier: {
+    if (const Local *local =
+            findLocal(llvm::cast<ast::Identifier>(expr).name.text)) {
+      if (local->constant)
+        return RValue{local->constant, {}, local->type};
+      if (local->value)
+        return RValue{std::nullopt, local->value, local->type};
+      return RValue{std::nullopt,
+                    mlir::memref::LoadOp::create(builder, l, local->storage),
+                    local->type};
+    }
+    [[fallthrough]];
+  }
+  case ast::Node::Kind::IndexExpr: {
+    mlir::Value memref;
+    llvm::SmallVector<mlir::Value> indices;
+    const Type *elementType = nullptr;
+    if (!lowerAddress(expr, memref, indices, elementType))
+      return std::nullopt;
+    if (elementType->is(Type::Kind::Array)) {
+      unsupported(expr, "an array value");
+      return std::nullopt;
+    }
+    return RValue{std::nullopt,
+                  mlir::memref::LoadOp::create(builder, l, memref, indices),
+                  elementType};
+  }
+  case ast::Node::Kind::UnaryExpr: {
+    const auto &unary = llvm::cast<ast::UnaryExpr>(expr);
+    if (unary.op == ast::UnaryOp::AddressOf)
+      break;
+    std::optional<RValue> operand = lowerExpr(*unary.operand);
+    if (!operand)
+      return std::nullopt;
+    if (unary.op == ast::UnaryOp::Neg) {
+      RValue zero{Value::getComptimeInt(interp.getTypes(), 0), {},
+                  interp.getTypes().getComptimeInt()};
+      if (operand->type && operand->type->is(Type::Kind::Float))
+        zero = RValue{Value::getFloat(operand->type, 0.0), {}, operand->type};
+      return lowerBinaryOp(ast::BinaryOp::Sub, zero, *operand, expr.getLoc());
+    }
+    // `!b` is `b ^ true`, `~x` is `x ^ -1`: both flip every bit.
+    const Type *t = operand->type;
+    if (unary.op == ast::UnaryOp::Not ? !t->is(Type::Kind::Bool)
+                                      : !t->is(Type::Kind::Int)) {
+      diags.error(expr.getLoc(), "invalid operand type '" + t->str() +
+                                     "' for '" +
+                                     (unary.op == ast::UnaryOp::Not ? "!" : "~") +
+                                     "'");
+      return std::nullopt;
+    }
+    mlir::Value v = materialize(*operand, t, unary.operand->getLoc());
+    mlir::Value ones = mlir::arith::ConstantIntOp::create(
+        builder, l, v.getType(), -1);
+    return RValue{std::nullopt,
+                  mlir::arith::XOrIOp::create(builder, l, v, ones), t};
+  }
+  default:
+    break;
+  }
+  unsupported(expr, describeConstruct(expr.getKind()));
+  return std::nullopt;
+}
+
+std::optional<RValue> BodyGen::lowerBinary(const ast::BinaryExpr &expr) {
+  std::optional<RValue> lhs = lowerExpr(*expr.lhs);
+  if (!lhs)
+    return std::nullopt;
+  if (expr.op != ast::BinaryOp::And && expr.op != ast::BinaryOp::Or) {
+    std::optional<RValue> rhs = lowerExpr(*expr.rhs);
+    if (!rhs)
+      return std::nullopt;
+    return lowerBinaryOp(expr.op, *lhs, *rhs, expr.getLoc());
+  }
+  // Short-circuit: the right side runs only when the left does not decide.
+  const Type *boolType = interp.getTypes().getBool();
+  mlir::Value l = materialize(*lhs, boolType, expr.lhs->getLoc());
+  if (!l)
+    return std::nullopt;
+  bool isAnd = expr.op == ast::BinaryOp::And;
+  mlir::Location location = loc(expr.getLoc());
+  auto ifOp = mlir::scf::IfOp::create(builder, location, builder.getI1Type(),
+                                      l, /*withElseRegion=*/true);
+  mlir::OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(
+      isAnd ? ifOp.thenBlock() : ifOp.elseBlock());
+  std::optional<RValue> rhs = lowerExpr(*expr.rhs);
+  if (!rhs)
+    return std::nullopt;
+  mlir::Value r = materialize(*rhs, boolType, expr.rhs->getLoc());
+  if (!r)
+    return std::nullopt;
+  mlir::scf::YieldOp::create(builder, location, r);
+  builder.setInsertionPointToStart(
+      isAnd ? ifOp.elseBlock() : ifOp.thenBlock());
+  mlir::Value decided =
+      mlir::arith::ConstantIntOp::create(builder, location, !isAnd, 1);
+  mlir::scf::YieldOp::create(builder, location, decided);
+  return RValue{std::nullopt, ifOp.getResult(0), boolType};
+}
+
+std::optional<RValue> BodyGen::lowerBinaryOp(ast::BinaryOp op, RValue lhs,
+                                             RValue rhs, llvm::SMLoc at) {
+  using ast::BinaryOp;
+  bool isShift = op == BinaryOp::Shl || op == BinaryOp::Shr;
+  // The operand type: a comptime operand takes the other's type.
+  const Type *t = !lhs.constant ? lhs.type : rhs.type;
+  if (!lhs.constant && !rhs.constant && lhs.type != rhs.type && !isShift) {
+    diags.error(at, "mismatched types '" + lhs.type->str() + "' and '" +
+                        rhs.type->str() + "' in '" + ast::getSpelling(op) +
+                        "'");
+    return std::nullopt;
+  }
+  if (isShift)
+    t = lhs.constant && !rhs.constant ? nullptr : lhs.type;
+  if (!t || t->isComptimeOnly()) {
+    diags.error(at, "operands of '" + ast::getSpelling(op) +
+                        "' have no run-time type");
+    return std::nullopt;
+  }
+  mlir::Value a = materialize(lhs, t, at);
+  mlir::Value b = materialize(rhs, isShift ? (rhs.constant ? t : rhs.type) : t,
+                              at);
+  if (!a || !b)
+    return std::nullopt;
+  mlir::Location l = loc(at);
+  const auto *intType = llvm::dyn_cast<sema::IntType>(t);
+  bool isFloat = t->is(Type::Kind::Float);
+  bool isBool = t->is(Type::Kind::Bool);
+  bool isSigned = intType && intType->isSigned();
+  auto result = [&](mlir::Value v, const Type *rt) {
+    return std::optional<RValue>(RValue{std::nullopt, v, rt});
+  };
+  const Type *boolType = interp.getTypes().getBool();
+  if (ast::isComparison(op) && (intType || isBool)) {
+    using P = mlir::arith::CmpIPredicate;
+    P pred = P::eq;
+    switch (op) {
+    case BinaryOp::Eq: pred = P::eq; break;
+    case BinaryOp::Ne: pred = P::ne; break;
+    case BinaryOp::Lt: pred = isSigned ? P::slt : P::ult; break;
+    case BinaryOp::Le: pred = isSigned ? P::sle : P::ule; break;
+    case BinaryOp::Gt: pred = isSigned ? P::sgt : P::ugt; break;
+    default: pred = isSigned ? P::sge : P::uge; break;
+    }
+    if (isBool && pred != P::eq && pred != P::ne)
+      goto invalid;
+    return result(mlir::arith::CmpIOp::create(builder, l, pred, a, b),
+                  boolType);
+  }
+  if (ast::isComparison(op) && isFloat) {
+    using P = mlir::arith::CmpFPredicate;
+    P pred = P::OEQ;
+    switch (op) {
+    case BinaryOp::Eq: pred = P::OEQ; break;
+    case BinaryOp::Ne: pred = P::UNE; break;
+    case BinaryOp::Lt: pred = P::OLT; break;
+    case BinaryOp::Le: pred = P::OLE; break;
+    case BinaryOp::Gt: pred = P::OGT; break;
+    default: pred = P::OGE; break;
+    }
+    return result(mlir::arith::CmpFOp::create(builder, l, pred, a, b),
+                  boolType);
+  }
+  if (isShift && intType) {
+    // The amount is converted to the left operand's width.
+    unsigned width = intType->getBitWidth();
+    unsigned amountWidth = b.getType().getIntOrFloatBitWidth();
+    if (!mlir::isa<mlir::IntegerType>(b.getType()))
+      goto invalid;
+    if (amountWidth < width)
+      b = mlir::arith::ExtUIOp::create(builder, l, a.getType(), b);
+    else if (amountWidth > width)
+      b = mlir::arith::TruncIOp::create(builder, l, a.getType(), b);
+    if (op == BinaryOp::Shl)
+      return result(mlir::arith::ShLIOp::create(builder, l, a, b), t);
+    return result(isSigned ? mlir::arith::ShRSIOp::create(builder, l, a, b)
+                                 .getResult()
+                           : mlir::arith::ShRUIOp::create(builder, l, a, b)
+                                 .getResult(),
+                  t);
+  }
+  if (intType) {
+    switch (op) {
+    case BinaryOp::Add:
+      return result(mlir::arith::AddIOp::create(builder, l, a, b), t);
+    case BinaryOp::Sub:
+      return result(mlir::arith::SubIOp::create(builder, l, a, b), t);
+    case BinaryOp::Mul:
+      return result(mlir::arith::MulIOp::create(builder, l, a, b), t);
+    case BinaryOp::Div:
+      return result(isSigned ? mlir::arith::DivSIOp::create(builder, l, a, b)
+                                   .getResult()
+                             : mlir::arith::DivUIOp::create(builder, l, a, b)
+                                   .getResult(),
+                    t);
+    case BinaryOp::Rem:
+      return result(isSigned ? mlir::arith::RemSIOp::create(builder, l, a, b)
+                                   .getResult()
+                             : mlir::arith::RemUIOp::create(builder, l, a, b)
+                                   .getResult(),
+                    t);
+    default:
+      break;
+    }
+  }
+  if (intType || isBool) {
+    switch (op) {
+    case BinaryOp::BitAnd:
+      return result(mlir::arith::AndIOp::create(builder, l, a, b), t);
+    case BinaryOp::BitOr:
+      return result(mlir::arith::OrIOp::create(builder, l, a, b), t);
+    case BinaryOp::BitXor:
+      return result(mlir::arith::XOrIOp::create(builder, l, a, b), t);
+    default:
+      break;
+    }
+  }
+  if (isFloat) {
+    switch (op) {
+    case BinaryOp::Add:
+      return result(mlir::arith::AddFOp::create(builder, l, a, b), t);
+    case BinaryOp::Sub:
+      return result(mlir::arith::SubFOp::create(builder, l, a, b), t);
+    case BinaryOp::Mul:
+      return result(mlir::arith::MulFOp::create(builder, l, a, b), t);
+    case BinaryOp::Div:
+      return result(mlir::arith::DivFOp::create(builder, l, a, b), t);
+    default:
+      break;
+    }
+  }
+invalid:
+  diags.error(at, "invalid operand type '" + t->str() + "' for '" +
+                      ast::getSpelling(op) + "'");
+  return std::nullopt;
+}
+
+std::optional<RValue> BodyGen::lowerCall(const ast::CallExpr &call) {
+  const auto *ident = llvm::dyn_cast<ast::Identifier>(call.callee);
+  std::optional<Value> callee =
+      ident && !findLocal(ident->name.text)
+          ? interp.getGlobal(module, ident->name.text, call.callee->getLoc())
+          : std::nullopt;
+  if (!ident || findLocal(ident->name.text)) {
+    unsupported(call, "calling this kind of callee");
+    return std::nullopt;
+  }
+  if (!callee)
+    return std::nullopt;
+  const auto *fnType = callee->is(Value::Kind::Function)
+                           ? llvm::dyn_cast<sema::FunctionType>(callee->getType())
+                           : nullptr;
+  if (!fnType || fnType->isTask() || callee->getModule() != &module) {
+    diags.error(call.callee->getLoc(),
+                fnType && fnType->isTask()
+                    ? llvm::Twine("a task cannot be called")
+                    : "'" + ident->name.text +
+                          "' is not a function of this program");
+    return std::nullopt;
+  }
+  const ast::FnDecl &fn = *callee->getFunctionDecl();
+  if (call.args.size() != fnType->getParams().size()) {
+    diags.error(call.getLoc(), "'" + fn.name.text + "' expects " +
+                                   llvm::Twine(fnType->getParams().size()) +
+                                   " arguments, found " +
+                                   llvm::Twine(call.args.size()));
+    diags.note(fn.getLoc(), "declared here");
+    return std::nullopt;
+  }
+  llvm::SmallVector<mlir::Value> args;
+  for (auto [arg, paramType] : llvm::zip(call.args, fnType->getParams())) {
+    std::optional<RValue> v = lowerExpr(*arg);
+    if (!v)
+      return std::nullopt;
+    mlir::Value m = materialize(*v, paramType, arg->getLoc());
+    if (!m)
+      return std::nullopt;
+    args.push_back(m);
+  }
+  std::optional<std::string> symbol = symbols.function(fn, call.getLoc());
+  if (!symbol)
+    return std::nullopt;
+  llvm::SmallVector<mlir::Type> results;
+  if (!fnType->getResult()->is(Type::Kind::Void))
+    results.push_back(lowerType(ctx, fnType->getResult()));
+  auto op = mlir::func::CallOp::create(builder, loc(call.getLoc()), *symbol,
+                                       results, args);
+  if (results.empty())
+    return RValue{Value::getVoid(interp.getTypes()), {},
+                  fnType->getResult()};
+  return RValue{std::nullopt, op.getResult(0), fnType->getResult()};
+}
+
+std::optional<RValue> BodyGen::lowerBuiltin(const ast::BuiltinCall &call) {
+  llvm::StringRef name = call.name.text;
+  if (name == "as" || name == "@as")
+    return lowerAs(call);
+  bool isActivate = name == "@activate" || name == "activate";
+  bool isBlock = name == "@block" || name == "block";
+  bool isUnblock = name == "@unblock" || name == "unblock";
+  if (!isActivate && !isBlock && !isUnblock) {
+    // Builtins that produce comptime values were folded before.
+    unsupported(call, "'" + name.str() + "'");
+    return std::nullopt;
+  }
+  if (call.args.size() != 1) {
+    diags.error(call.getLoc(), "'" + name + "' expects 1 arguments, found " +
+                                   llvm::Twine(call.args.size()));
+    return std::nullopt;
+  }
+  std::optional<RValue> handle = lowerExpr(*call.args[0]);
+  if (!handle)
+    return std::nullopt;
+  const Type *t = handle->type;
+  if (!t->isHandle() || t->is(Type::Kind::Direction) ||
+      (isActivate && !t->is(Type::Kind::LocalTaskID))) {
+    diags.error(call.args[0]->getLoc(),
+                llvm::Twine(isActivate ? "expected a local task ID"
+                                       : "expected a task ID, color, queue or "
+                                         "microthread ID") +
+                    ", found '" + t->str() + "'");
+    return std::nullopt;
+  }
+  mlir::Value h = materialize(*handle, t, call.args[0]->getLoc());
+  if (!h)
+    return std::nullopt;
+  mlir::Location l = loc(call.getLoc());
+  if (isActivate)
+    csl::ActivateOp::create(builder, l, h);
+  else if (isBlock)
+    csl::BlockOp::create(builder, l, h);
+  else
+    csl::UnblockOp::create(builder, l, h);
+  return RValue{Value::getVoid(interp.getTypes()), {},
+                interp.getTypes().getVoid()};
+}
+
+mlir::Value BodyGen::materialize(const RValue &value, const Type *to,
+                                 llvm::SMLoc at) {
+  if (value.constant) {
+    std::optional<Value> v =
+        to ? interp.coerce(*value.constant, to, at) : value.constant;
+    if (!v)
+      return {};
+    return materializeConstant(*v, at);
+  }
+  if (!to || to == value.type)
+    return value.value;
+  mlir::Location l = loc(at);
+  const auto *from = llvm::dyn_cast<sema::IntType>(value.type);
+  const auto *into = llvm::dyn_cast<sema::IntType>(to);
+  if (from && into && from->getBitWidth() < into->getBitWidth() &&
+      (from->isSigned() == into->isSigned() || !from->isSigned())) {
+    mlir::Type target = lowerType(ctx, to);
+    if (from->isSigned())
+      return mlir::arith::ExtSIOp::create(builder, l, target, value.value);
+    return mlir::arith::ExtUIOp::create(builder, l, target, value.value);
+  }
+  const auto *fromFloat = llvm::dyn_cast<sema::FloatType>(value.type);
+  const auto *intoFloat = llvm::dyn_cast<sema::FloatType>(to);
+  // An integer coerces to a float whose significand holds every value.
+  if (from && intoFloat &&
+      from->getBitWidth() < llvm::APFloat::semanticsPrecision(
+                                mlir::cast<mlir::FloatType>(lowerType(ctx, to))
+                                    .getFloatSemantics())) {
+    mlir::Type target = lowerType(ctx, to);
+    if (from->isSigned())
+      return mlir::arith::SIToFPOp::create(builder, l, target, value.value);
+    return mlir::arith::UIToFPOp::create(builder, l, target, value.value);
+  }
+  if (fromFloat && intoFloat && fromFloat->getBitWidth() == 16 &&
+      intoFloat->getBitWidth() == 32)
+    return mlir::arith::ExtFOp::create(builder, l, lowerType(ctx, to),
+                                       value.value);
+  diags.error(at, "expected '" + to->str() + "', found '" +
+                      value.type->str() + "'");
+  return {};
+}
+
+mlir::Value BodyGen::materializeConstant(const Value &value, llvm::SMLoc at) {
+  mlir::Location l = loc(at);
+  const Type *t = value.getType();
+  mlir::Type type = lowerType(ctx, t);
+  if (type && (t->is(Type::Kind::Int) || t->is(Type::Kind::Bool) ||
+               t->is(Type::Kind::Float))) {
+    mlir::Attribute attr = getInitialValue(
+        mlir::MemRefType::get({}, type), value);
+    auto dense = mlir::cast<mlir::DenseElementsAttr>(attr);
+    return mlir::arith::ConstantOp::create(
+        builder, l, mlir::cast<mlir::TypedAttr>(
+                        dense.getValues<mlir::Attribute>()[0]));
+  }
+  if (type && value.is(Value::Kind::Handle)) {
+    mlir::IntegerAttr id = builder.getI64IntegerAttr(value.getHandleID());
+    switch (t->getKind()) {
+    case Type::Kind::Color:
+      return csl::GetColorOp::create(builder, l, type, id);
+    case Type::Kind::InputQueue:
+      return csl::GetInputQueueOp::create(builder, l, type, id);
+    case Type::Kind::OutputQueue:
+      return csl::GetOutputQueueOp::create(builder, l, type, id);
+    case Type::Kind::UtID:
+      return csl::GetMicrothreadIDOp::create(builder, l, type, id);
+    default:
+      return csl::GetTaskIDOp::create(builder, l, type, id);
+    }
+  }
+  diags.error(at, "a value of type '" + t->str() +
+                      "' cannot be used at run time");
+  return {};
+}
+
