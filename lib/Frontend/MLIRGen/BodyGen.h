@@ -12,6 +12,7 @@
 #include "TypeLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace tessera::frontend::mlirgen {
@@ -90,6 +91,34 @@ private:
                     llvm::SmallVectorImpl<mlir::Value> &indices,
                     const Type *&elementType);
   /// `value` as an SSA value of type `to` (null: its own type).
+  // Handles and DSDs (DSDGen.cpp).
+  static bool isHandleGetter(llvm::StringRef name);
+  std::optional<RValue> lowerHandleGetter(const ast::BuiltinCall &call);
+  bool isDSDBuiltin(llvm::StringRef name);
+  std::optional<RValue> lowerDSDBuiltin(const ast::BuiltinCall &call);
+  /// A top-level DSD `const` is rebuilt at each use; true if `ident` names
+  /// a top-level DSD, with `out` its value or nullopt after an error.
+  bool lowerGlobalDSD(const ast::Identifier &ident,
+                      std::optional<RValue> &out);
+  std::optional<RValue> lowerGetDSD(const ast::BuiltinCall &call);
+  std::optional<RValue> lowerTensorAccess(const ast::TensorAccess &access,
+                                          sema::DSDKind kind);
+  mlir::AffineExpr lowerAffine(const ast::Expr &expr,
+                               llvm::ArrayRef<ast::Capture *> dims);
+  std::optional<RValue> lowerDSDMutator(const ast::BuiltinCall &call);
+  std::optional<RValue> lowerDSDOperation(const ast::BuiltinCall &call);
+  mlir::Value lowerIntOperand(const ast::Expr &expr, unsigned bits,
+                              bool isSigned);
+  mlir::Value lowerHandleOperand(const ast::Expr &expr, Type::Kind kind,
+                                 llvm::StringRef what);
+  std::optional<RValue> lowerDSDOperand(const ast::Expr &expr);
+  /// The memref of `A` or `&A`.
+  mlir::Value lowerBaseAddress(const ast::Expr &expr);
+  /// Runs the verifier on a new op; a failure is a user error at `at` and
+  /// erases the op.
+  bool verifyCreated(mlir::Operation *op, llvm::SMLoc at,
+                     llvm::StringRef builtin);
+
   mlir::Value materialize(const RValue &value, const Type *to,
                           llvm::SMLoc loc);
   mlir::Value materializeConstant(const Value &value, llvm::SMLoc loc);

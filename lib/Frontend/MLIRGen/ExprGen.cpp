@@ -62,6 +62,12 @@ bool BodyGen::canFold(const ast::Expr &expr) {
 
 std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
   unsigned errors = diags.getNumErrors();
+  // A DSD global is not a comptime value: it is rebuilt here.
+  if (const auto *ident = llvm::dyn_cast<ast::Identifier>(&expr)) {
+    std::optional<RValue> dsd;
+    if (!findLocal(ident->name.text) && lowerGlobalDSD(*ident, dsd))
+      return dsd;
+  }
   if (canFold(expr)) {
     std::optional<Value> value = interp.evaluate(module, expr);
     if (!value)
@@ -379,6 +385,10 @@ std::optional<RValue> BodyGen::lowerBuiltin(const ast::BuiltinCall &call) {
   llvm::StringRef name = call.name.text;
   if (name == "as" || name == "@as")
     return lowerAs(call);
+  if (isHandleGetter(name))
+    return lowerHandleGetter(call);
+  if (isDSDBuiltin(name))
+    return lowerDSDBuiltin(call);
   bool isActivate = name == "@activate" || name == "activate";
   bool isBlock = name == "@block" || name == "block";
   bool isUnblock = name == "@unblock" || name == "unblock";

@@ -173,6 +173,22 @@ bool BodyGen::lowerVarDecl(const ast::VarDecl &var) {
     return true;
   }
   const Type *localType = declared ? declared : init->type;
+  // A DSD is an SSA value; a mutable one would need storage.
+  if (localType && localType->is(Type::Kind::DSD)) {
+    if (var.varKind != ast::VarKind::Const || !init->value ||
+        init->type != localType) {
+      if (var.varKind != ast::VarKind::Const)
+        return unsupported(var, "a local 'var' of DSD type");
+      diags.error(var.init->getLoc(), "expected '" + localType->str() +
+                                          "', found '" + init->type->str() +
+                                          "'");
+      return false;
+    }
+    local.value = init->value;
+    local.type = localType;
+    scopes.back()[var.name.text] = local;
+    return true;
+  }
   if (!localType || localType->isComptimeOnly() ||
       !getStorageType(ctx, localType) || localType->is(Type::Kind::Array)) {
     if (localType && localType->is(Type::Kind::Array))

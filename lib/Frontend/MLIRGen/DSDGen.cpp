@@ -1,0 +1,632 @@
+//===- DSDGen.cpp - Handles, DSDs and DSD operations in run-time code -----===//
+//
+// `@get_dsd` builds DSD values straight from the call's syntax, so a tensor
+// access never has to be a comptime value; a top-level `const` DSD is
+// rebuilt at each use. DSD operations are created by name from their
+// arguments and checked by the csl op verifiers, whose findings are user
+// errors at the call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BodyGen.h"
+
+#include "tessera/Dialect/CSL/IR/CSLOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace tessera;
+using namespace tessera::frontend;
+using namespace tessera::frontend::mlirgen;
+
+static llvm::StringRef bare(llvm::StringRef name) {
+  name.consume_front("@");
+  return name;
+}
+
+bool BodyGen::isHandleGetter(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(bare(name))
+      .Cases({"get_color", "get_input_queue", "get_output_queue",
+              "get_local_task_id", "get_data_task_id", "get_control_task_id",
+              "get_ut_id"},
+             true)
+      .Default(false);
+}
+
+std::optional<RValue> BodyGen::lowerHandleGetter(const ast::BuiltinCall &call) {
+  // The handle ops take a constant ID; a run-time ID has no op yet.
+  for (const ast::Expr *arg : call.args) {
+    if (!canFold(*arg)) {
+      diags.error(arg->getLoc(), "a run-time argument to '@" +
+                                     bare(call.name.text) +
+                                     "' is not supported yet");
+      return std::nullopt;
+    }
+  }
+  std::optional<Value> v = interp.evaluate(module, call);
+  if (!v)
+    return std::nullopt;
+  return RValue{v, {}, v->getType()};
+}
+
+/// The ops of reference 3.4 that the csl dialect defines.
+static bool isDSDOperation(mlir::MLIRContext &ctx, llvm::StringRef name) {
+  // They are the ops with the DSD options; load_to_dsr also has them but
+  // takes a DSR, which run-time code cannot name yet.
+  if (name == "load_to_dsr")
+    return false;
+  std::optional<mlir::RegisteredOperationName> op =
+      mlir::RegisteredOperationName::lookup(("csl." + name).str(), &ctx);
+  return op && llvm::any_of(op->getAttributeNames(), [](mlir::StringAttr a) {
+           return a.getValue() == "async";
+         });
+}
+
+bool BodyGen::isDSDBuiltin(llvm::StringRef name) {
+  llvm::StringRef n = bare(name);
+  return n == "get_dsd" || n == "increment_dsd_offset" ||
+         n == "set_dsd_base_addr" || n == "set_dsd_length" ||
+         n == "set_dsd_stride" || isDSDOperation(ctx, n);
+}
+
+std::optional<RValue> BodyGen::lowerDSDBuiltin(const ast::BuiltinCall &call) {
+  llvm::StringRef n = bare(call.name.text);
+  if (n == "get_dsd")
+    return lowerGetDSD(call);
+  if (n == "increment_dsd_offset" || n == "set_dsd_base_addr" ||
+      n == "set_dsd_length" || n == "set_dsd_stride")
+    return lowerDSDMutator(call);
+  return lowerDSDOperation(call);
+}
+
+bool BodyGen::lowerGlobalDSD(const ast::Identifier &ident,
+                             std::optional<RValue> &out) {
+  sema::GlobalSlot *slot = module.findGlobal(ident.name.text);
+  const auto *var =
+      slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+  const auto *init =
+      var ? llvm::dyn_cast_or_null<ast::BuiltinCall>(var->init) : nullptr;
+  if (!init || bare(init->name.text) != "get_dsd")
+    return false;
+  if (var->varKind == ast::VarKind::Var) {
+    diags.error(var->getLoc(),
+                "a global 'var' of DSD type is not supported yet");
+    out = std::nullopt;
+    return true;
+  }
+  out = lowerGetDSD(*init);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// @get_dsd
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The fields of a `@get_dsd` options struct by name.
+struct Fields {
+  llvm::StringMap<const ast::FieldInit *> byName;
+  const ast::FieldInit *get(llvm::StringRef name) const {
+    return byName.lookup(name);
+  }
+};
+} // namespace
+
+mlir::Value BodyGen::lowerIntOperand(const ast::Expr &expr, unsigned bits,
+                                     bool isSigned) {
+  std::optional<RValue> v = lowerExpr(expr);
+  if (!v)
+    return {};
+  return materialize(*v, interp.getTypes().getInt(bits, isSigned),
+                     expr.getLoc());
+}
+
+mlir::Value BodyGen::lowerHandleOperand(const ast::Expr &expr,
+                                        Type::Kind kind,
+                                        llvm::StringRef what) {
+  std::optional<RValue> v = lowerExpr(expr);
+  if (!v)
+    return {};
+  if (!v->type->is(kind)) {
+    diags.error(expr.getLoc(), "expected " + what + ", found '" +
+                                   v->type->str() + "'");
+    return {};
+  }
+  return materialize(*v, v->type, expr.getLoc());
+}
+
+mlir::Value BodyGen::lowerBaseAddress(const ast::Expr &expr) {
+  const ast::Expr *e = &expr;
+  if (const auto *unary = llvm::dyn_cast<ast::UnaryExpr>(e);
+      unary && unary->op == ast::UnaryOp::AddressOf)
+    e = unary->operand;
+  mlir::Value memref;
+  llvm::SmallVector<mlir::Value> indices;
+  const Type *elementType = nullptr;
+  if (!lowerAddress(*e, memref, indices, elementType))
+    return {};
+  if (!indices.empty()) {
+    unsupported(expr, "a DSD base at an array element");
+    return {};
+  }
+  return memref;
+}
+
+/// `e` in terms of the tensor access's indices, or null after an error.
+mlir::AffineExpr BodyGen::lowerAffine(const ast::Expr &e,
+                                      llvm::ArrayRef<ast::Capture *> dims) {
+  if (const auto *paren = llvm::dyn_cast<ast::ParenExpr>(&e))
+    return lowerAffine(*paren->inner, dims);
+  if (const auto *ident = llvm::dyn_cast<ast::Identifier>(&e))
+    for (auto [i, capture] : llvm::enumerate(dims))
+      if (capture->name.text == ident->name.text)
+        return mlir::getAffineDimExpr(i, &ctx);
+  if (const auto *binary = llvm::dyn_cast<ast::BinaryExpr>(&e)) {
+    using ast::BinaryOp;
+    if (binary->op == BinaryOp::Add || binary->op == BinaryOp::Sub ||
+        binary->op == BinaryOp::Mul) {
+      mlir::AffineExpr l = lowerAffine(*binary->lhs, dims);
+      mlir::AffineExpr r = l ? lowerAffine(*binary->rhs, dims) : nullptr;
+      if (!r)
+        return nullptr;
+      if (binary->op == BinaryOp::Add)
+        return l + r;
+      if (binary->op == BinaryOp::Sub)
+        return l - r;
+      if (l.isSymbolicOrConstant() || r.isSymbolicOrConstant())
+        return l * r;
+    }
+  }
+  // Anything else must be a comptime integer that names no index.
+  bool namesIndex = false;
+  std::function<void(const ast::Node *)> visit = [&](const ast::Node *n) {
+    if (const auto *id = llvm::dyn_cast<ast::Identifier>(n))
+      for (ast::Capture *c : dims)
+        namesIndex |= c->name.text == id->name.text;
+    ast::forEachChild(n, visit);
+  };
+  visit(&e);
+  std::optional<Value> v;
+  if (!namesIndex && canFold(e)) {
+    v = interp.evaluate(module, e);
+    if (!v)
+      return nullptr;
+  }
+  if (!v || !v->is(Value::Kind::Int) || !v->getInt().isSignedIntN(64)) {
+    diags.error(e.getLoc(), "a tensor access index must be affine in its "
+                            "indices with comptime-known coefficients");
+    return nullptr;
+  }
+  return mlir::getAffineConstantExpr(v->getInt().getSExtValue(), &ctx);
+}
+
+std::optional<RValue> BodyGen::lowerTensorAccess(const ast::TensorAccess &ta,
+                                                 sema::DSDKind kind) {
+  llvm::SmallVector<int64_t> sizes;
+  for (const ast::Expr *extent : ta.extents) {
+    std::optional<Value> v;
+    if (canFold(*extent))
+      v = interp.evaluate(module, *extent);
+    else
+      diags.error(extent->getLoc(), "a tensor access extent must be "
+                                    "comptime-known");
+    if (!v)
+      return std::nullopt;
+    if (!v->is(Value::Kind::Int) || !v->getInt().isSignedIntN(64)) {
+      diags.error(extent->getLoc(), "expected an integer extent, found '" +
+                                        v->getType()->str() + "'");
+      return std::nullopt;
+    }
+    sizes.push_back(v->getInt().getSExtValue());
+  }
+  const auto *index = llvm::dyn_cast<ast::IndexExpr>(ta.body);
+  if (!index) {
+    diags.error(ta.body->getLoc(),
+                "a tensor access must index an array: 'A[...]'");
+    return std::nullopt;
+  }
+  llvm::SmallVector<mlir::AffineExpr> results;
+  for (const ast::Expr *i : index->indices) {
+    mlir::AffineExpr e = lowerAffine(*i, ta.indices);
+    if (!e)
+      return std::nullopt;
+    results.push_back(e);
+  }
+  mlir::Value base = lowerBaseAddress(*index->base);
+  if (!base)
+    return std::nullopt;
+  auto map = mlir::AffineMap::get(ta.indices.size(), 0, results, &ctx);
+  auto memrefType = mlir::cast<mlir::MemRefType>(base.getType());
+  auto type = csl::DSDType::get(&ctx,
+                                kind == sema::DSDKind::Mem1d
+                                    ? csl::DSDKind::Mem1d
+                                    : csl::DSDKind::Mem4d,
+                                memrefType.getElementType());
+  auto op = csl::TensorAccessDSDOp::create(
+      builder, loc(ta.getLoc()), type, base,
+      builder.getDenseI64ArrayAttr(sizes), mlir::AffineMapAttr::get(map),
+      /*wavelet_index_offset=*/nullptr);
+  if (!verifyCreated(op, ta.getLoc(), "@get_dsd"))
+    return std::nullopt;
+  return RValue{std::nullopt, op, interp.getTypes().getDSD(kind)};
+}
+
+std::optional<RValue> BodyGen::lowerGetDSD(const ast::BuiltinCall &call) {
+  if (call.args.size() != 2) {
+    diags.error(call.getLoc(), "'@get_dsd' expects 2 arguments, found " +
+                                   llvm::Twine(call.args.size()));
+    return std::nullopt;
+  }
+  const auto *kindName = llvm::dyn_cast<ast::Identifier>(call.args[0]);
+  std::optional<sema::DSDKind> kind;
+  if (kindName)
+    kind = llvm::StringSwitch<std::optional<sema::DSDKind>>(
+               kindName->name.text)
+               .Case("mem1d_dsd", sema::DSDKind::Mem1d)
+               .Case("mem4d_dsd", sema::DSDKind::Mem4d)
+               .Case("fabin_dsd", sema::DSDKind::FabinDSD)
+               .Case("fabout_dsd", sema::DSDKind::FaboutDSD)
+               .Default(std::nullopt);
+  if (!kind) {
+    diags.error(call.args[0]->getLoc(),
+                "expected a DSD type (mem1d_dsd, mem4d_dsd, fabin_dsd or "
+                "fabout_dsd)");
+    return std::nullopt;
+  }
+  const auto *lit = llvm::dyn_cast<ast::StructLiteral>(call.args[1]);
+  if (!lit) {
+    diags.error(call.args[1]->getLoc(),
+                "'@get_dsd' expects its fields as a struct literal '.{ ... }'");
+    return std::nullopt;
+  }
+  Fields fields;
+  llvm::StringRef allowed;
+  switch (*kind) {
+  case sema::DSDKind::Mem1d:
+    allowed = "tensor_access base_address extent stride offset";
+    break;
+  case sema::DSDKind::Mem4d:
+    allowed = "tensor_access";
+    break;
+  case sema::DSDKind::FabinDSD:
+    allowed = "extent fabric_color input_queue control_transform";
+    break;
+  case sema::DSDKind::FaboutDSD:
+    allowed = "extent fabric_color output_queue control advance_switch "
+              "wavelet_index_offset control_transform";
+    break;
+  }
+  llvm::SmallVector<llvm::StringRef> names;
+  allowed.split(names, ' ');
+  for (const ast::FieldInit *f : lit->fields) {
+    if (!llvm::is_contained(names, f->name.text)) {
+      diags.error(f->name.loc(), "'" + kindName->name.text +
+                                     "' has no field '" + f->name.text + "'");
+      return std::nullopt;
+    }
+    fields.byName[f->name.text] = f;
+  }
+  auto require = [&](llvm::StringRef name) -> const ast::Expr * {
+    if (const ast::FieldInit *f = fields.get(name))
+      return f->value;
+    diags.error(call.getLoc(), "'" + kindName->name.text + "' needs '." +
+                                   name + "'");
+    return nullptr;
+  };
+  // A unit flag: a comptime-known bool.
+  auto flag = [&](llvm::StringRef name, bool &out) {
+    const ast::FieldInit *f = fields.get(name);
+    out = false;
+    if (!f)
+      return true;
+    std::optional<Value> v;
+    unsigned errors = diags.getNumErrors();
+    if (canFold(*f->value))
+      v = interp.evaluate(module, *f->value);
+    if (!v || !v->is(Value::Kind::Bool)) {
+      if (diags.getNumErrors() == errors)
+        diags.error(f->value->getLoc(),
+                    "'." + name + "' must be a comptime-known bool");
+      return false;
+    }
+    out = v->getBool();
+    return true;
+  };
+  mlir::Location l = loc(call.getLoc());
+  const Type *resultType = interp.getTypes().getDSD(*kind);
+
+  if (const ast::FieldInit *ta = fields.get("tensor_access")) {
+    if (fields.byName.size() != 1) {
+      diags.error(call.getLoc(), "'.tensor_access' excludes the other fields");
+      return std::nullopt;
+    }
+    const auto *access = llvm::dyn_cast<ast::TensorAccess>(ta->value);
+    if (!access) {
+      diags.error(ta->value->getLoc(),
+                  "'.tensor_access' expects '|i|{N} -> A[...]'");
+      return std::nullopt;
+    }
+    return lowerTensorAccess(*access, *kind);
+  }
+  mlir::Operation *op = nullptr;
+  switch (*kind) {
+  case sema::DSDKind::Mem4d:
+    require("tensor_access");
+    return std::nullopt;
+  case sema::DSDKind::Mem1d: {
+    const ast::Expr *baseExpr = require("base_address");
+    const ast::Expr *extentExpr = baseExpr ? require("extent") : nullptr;
+    if (!extentExpr)
+      return std::nullopt;
+    mlir::Value base = lowerBaseAddress(*baseExpr);
+    mlir::Value extent = base ? lowerIntOperand(*extentExpr, 16, false)
+                              : mlir::Value();
+    if (!extent)
+      return std::nullopt;
+    mlir::Value offset, stride;
+    if (const ast::FieldInit *f = fields.get("offset"))
+      if (!(offset = lowerIntOperand(*f->value, 16, true)))
+        return std::nullopt;
+    if (const ast::FieldInit *f = fields.get("stride"))
+      if (!(stride = lowerIntOperand(*f->value, 8, true)))
+        return std::nullopt;
+    auto type = csl::DSDType::get(
+        &ctx, csl::DSDKind::Mem1d,
+        mlir::cast<mlir::MemRefType>(base.getType()).getElementType());
+    op = csl::Mem1dDSDOp::create(builder, l, type, base, extent, offset,
+                                 stride, /*wavelet_index_offset=*/nullptr);
+    break;
+  }
+  case sema::DSDKind::FabinDSD: {
+    const ast::Expr *e = require("extent");
+    const ast::Expr *c = e ? require("fabric_color") : nullptr;
+    const ast::Expr *q = c ? require("input_queue") : nullptr;
+    bool transform;
+    if (!q || !flag("control_transform", transform))
+      return std::nullopt;
+    mlir::Value extent = lowerIntOperand(*e, 16, false);
+    mlir::Value color =
+        extent ? lowerHandleOperand(*c, Type::Kind::Color, "a color")
+               : mlir::Value();
+    mlir::Value queue =
+        color ? lowerHandleOperand(*q, Type::Kind::InputQueue,
+                                   "an input queue")
+              : mlir::Value();
+    if (!queue)
+      return std::nullopt;
+    op = csl::FabinDSDOp::create(builder, l,
+                                 csl::DSDType::get(&ctx, csl::DSDKind::Fabin,
+                                                   mlir::Type()),
+                                 extent, color, queue,
+                                 transform ? builder.getUnitAttr() : mlir::UnitAttr(),
+                                 csl::PriorityAttr());
+    break;
+  }
+  case sema::DSDKind::FaboutDSD: {
+    const ast::Expr *e = require("extent");
+    const ast::Expr *c = e ? require("fabric_color") : nullptr;
+    const ast::Expr *q = c ? require("output_queue") : nullptr;
+    bool control, advance, offsetIndex, transform;
+    if (!q || !flag("control", control) ||
+        !flag("advance_switch", advance) ||
+        !flag("wavelet_index_offset", offsetIndex) ||
+        !flag("control_transform", transform))
+      return std::nullopt;
+    mlir::Value extent = lowerIntOperand(*e, 16, false);
+    mlir::Value color =
+        extent ? lowerHandleOperand(*c, Type::Kind::Color, "a color")
+               : mlir::Value();
+    mlir::Value queue =
+        color ? lowerHandleOperand(*q, Type::Kind::OutputQueue,
+                                   "an output queue")
+              : mlir::Value();
+    if (!queue)
+      return std::nullopt;
+    auto unit = [&](bool b) {
+      return b ? builder.getUnitAttr() : mlir::UnitAttr();
+    };
+    op = csl::FaboutDSDOp::create(builder, l,
+                                  csl::DSDType::get(&ctx, csl::DSDKind::Fabout,
+                                                    mlir::Type()),
+                                  extent, color, queue,
+                                  unit(control), unit(offsetIndex),
+                                  unit(advance), unit(transform),
+                                  csl::PriorityAttr());
+    break;
+  }
+  }
+  if (!verifyCreated(op, call.getLoc(), "@get_dsd"))
+    return std::nullopt;
+  return RValue{std::nullopt, op->getResult(0), resultType};
+}
+
+bool BodyGen::verifyCreated(mlir::Operation *op, llvm::SMLoc at,
+                            llvm::StringRef builtin) {
+  // Operand rules live in the op verifiers; report them at the call.
+  std::string message;
+  {
+    mlir::ScopedDiagnosticHandler capture(&ctx, [&](mlir::Diagnostic &diag) {
+      if (message.empty()) {
+        std::string text = diag.str();
+        llvm::StringRef rest = text;
+        rest.consume_front(("'" + op->getName().getStringRef() + "' op ")
+                               .str());
+        message = rest.str();
+      }
+      return mlir::success();
+    });
+    if (mlir::succeeded(mlir::verify(op)))
+      return true;
+  }
+  diags.error(at, "invalid '" + builtin + "': " + message);
+  op->erase();
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Mutators
+//===----------------------------------------------------------------------===//
+
+std::optional<RValue> BodyGen::lowerDSDOperand(const ast::Expr &expr) {
+  std::optional<RValue> v = lowerExpr(expr);
+  if (!v)
+    return std::nullopt;
+  if (!v->type->is(Type::Kind::DSD) || !v->value) {
+    diags.error(expr.getLoc(),
+                "expected a DSD, found '" + v->type->str() + "'");
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<RValue> BodyGen::lowerDSDMutator(const ast::BuiltinCall &call) {
+  llvm::StringRef n = bare(call.name.text);
+  unsigned expected = n == "increment_dsd_offset" ? 3 : 2;
+  if (call.args.size() != expected) {
+    diags.error(call.getLoc(), "'@" + n + "' expects " +
+                                   llvm::Twine(expected) +
+                                   " arguments, found " +
+                                   llvm::Twine(call.args.size()));
+    return std::nullopt;
+  }
+  std::optional<RValue> operand = lowerDSDOperand(*call.args[0]);
+  if (!operand)
+    return std::nullopt;
+  mlir::Value dsd = operand->value;
+  const Type *dsdType = operand->type;
+  mlir::Location l = loc(call.getLoc());
+  mlir::Operation *op = nullptr;
+  if (n == "increment_dsd_offset") {
+    mlir::Value offset = lowerIntOperand(*call.args[1], 16, true);
+    const Type *elem = offset ? interp.evaluateType(module, *call.args[2])
+                              : nullptr;
+    mlir::Type elemType = elem ? lowerType(ctx, elem) : mlir::Type();
+    if (!elemType) {
+      if (elem)
+        diags.error(call.args[2]->getLoc(), "expected a DSD element type, "
+                                            "found '" + elem->str() + "'");
+      return std::nullopt;
+    }
+    op = csl::IncrementDSDOffsetOp::create(builder, l, dsd.getType(), dsd,
+                                           offset,
+                                           mlir::TypeAttr::get(elemType));
+  } else if (n == "set_dsd_base_addr") {
+    mlir::Value base = lowerBaseAddress(*call.args[1]);
+    if (!base)
+      return std::nullopt;
+    op = csl::SetDSDBaseAddrOp::create(builder, l, dsd.getType(), dsd, base);
+  } else if (n == "set_dsd_length") {
+    mlir::Value length = lowerIntOperand(*call.args[1], 16, false);
+    if (!length)
+      return std::nullopt;
+    op = csl::SetDSDLengthOp::create(builder, l, dsd.getType(), dsd, length);
+  } else {
+    mlir::Value stride = lowerIntOperand(*call.args[1], 8, true);
+    if (!stride)
+      return std::nullopt;
+    op = csl::SetDSDStrideOp::create(builder, l, dsd.getType(), dsd, stride);
+  }
+  if (!verifyCreated(op, call.getLoc(), "@" + n.str()))
+    return std::nullopt;
+  return RValue{std::nullopt, op->getResult(0), dsdType};
+}
+
+//===----------------------------------------------------------------------===//
+// DSD operations
+//===----------------------------------------------------------------------===//
+
+std::optional<RValue> BodyGen::lowerDSDOperation(const ast::BuiltinCall &call) {
+  llvm::StringRef n = bare(call.name.text);
+  llvm::ArrayRef<ast::Expr *> args = call.args;
+  const ast::StructLiteral *options = nullptr;
+  if (!args.empty())
+    if ((options = llvm::dyn_cast<ast::StructLiteral>(args.back())))
+      args = args.drop_back();
+  mlir::OperationState state(loc(call.getLoc()), ("csl." + n).str());
+  // A comptime scalar takes the operation's element width.
+  bool half = n.ends_with("h") || n.ends_with("16");
+  for (const ast::Expr *arg : args) {
+    if (const auto *unary = llvm::dyn_cast<ast::UnaryExpr>(arg);
+        unary && unary->op == ast::UnaryOp::AddressOf) {
+      mlir::Value p = lowerBaseAddress(*arg);
+      if (!p)
+        return std::nullopt;
+      state.operands.push_back(p);
+      continue;
+    }
+    std::optional<RValue> v = lowerExpr(*arg);
+    if (!v)
+      return std::nullopt;
+    const Type *to = v->type;
+    if (v->constant && to->is(Type::Kind::ComptimeFloat))
+      to = interp.getTypes().getFloat(half ? sema::FloatFormat::F16
+                                           : sema::FloatFormat::F32);
+    else if (v->constant && to->is(Type::Kind::ComptimeInt))
+      to = interp.getTypes().getInt(half ? 16 : 32, true);
+    mlir::Value m = v->value && v->type->is(Type::Kind::DSD)
+                        ? v->value
+                        : materialize(*v, to, arg->getLoc());
+    if (!m)
+      return std::nullopt;
+    state.operands.push_back(m);
+  }
+  llvm::SmallVector<int32_t> segments(state.operands.size(), 1);
+  mlir::Value activate, unblock, utId, index;
+  if (options) {
+    for (const ast::FieldInit *f : options->fields) {
+      llvm::StringRef name = f->name.text;
+      if (name == "async") {
+        std::optional<Value> v;
+        if (canFold(*f->value))
+          v = interp.evaluate(module, *f->value);
+        if (!v || !v->is(Value::Kind::Bool)) {
+          diags.error(f->value->getLoc(),
+                      "'.async' must be a comptime-known bool");
+          return std::nullopt;
+        }
+        if (v->getBool())
+          state.addAttribute("async", builder.getUnitAttr());
+        continue;
+      }
+      mlir::Value *slot = name == "activate" ? &activate
+                          : name == "unblock" ? &unblock
+                          : name == "ut_id"   ? &utId
+                          : name == "index"   ? &index
+                                              : nullptr;
+      if (!slot) {
+        diags.error(f->name.loc(),
+                    name == "priority"
+                        ? llvm::Twine("'.priority' of a DSD operation is not "
+                                      "supported yet")
+                        : "'@" + n + "' has no option '" + name + "'");
+        return std::nullopt;
+      }
+      std::optional<RValue> v = lowerExpr(*f->value);
+      if (!v)
+        return std::nullopt;
+      *slot = materialize(*v, slot == &index
+                                  ? interp.getTypes().getInt(16, false)
+                                  : v->type,
+                          f->value->getLoc());
+      if (!*slot)
+        return std::nullopt;
+    }
+  }
+  for (mlir::Value v : {activate, unblock, utId}) {
+    segments.push_back(v ? 1 : 0);
+    if (v)
+      state.operands.push_back(v);
+  }
+  segments.push_back(index ? 1 : 0);
+  if (index)
+    state.operands.push_back(index);
+  state.addAttribute("operandSegmentSizes",
+                     builder.getDenseI32ArrayAttr(segments));
+  mlir::Operation *op = builder.create(state);
+  if (!verifyCreated(op, call.getLoc(), "@" + n.str()))
+    return std::nullopt;
+  return RValue{Value::getVoid(interp.getTypes()), {},
+                interp.getTypes().getVoid()};
+}
