@@ -227,17 +227,22 @@ void FabricBuilder::addColorConfig(int64_t color, const ValueRect &rect,
       c.teardown, c.colorSwapX, c.colorSwapY);
 }
 
-/// "pe", "pe_1", ...: the file's stem made into a symbol, unique.
-static std::string makeSymbol(llvm::StringRef path, llvm::StringSet<> &used) {
+/// "pe", "pe_1", ...: the file's stem made into a symbol, unique. `next`
+/// keeps per stem the suffix to try first (names only get used), so one
+/// program per PE does not retry every earlier suffix.
+static std::string makeSymbol(llvm::StringRef path, llvm::StringSet<> &used,
+                              llvm::StringMap<unsigned> &next) {
   std::string stem = llvm::sys::path::stem(path).str();
   for (char &c : stem)
     if (!llvm::isAlnum(c))
       c = '_';
   if (stem.empty() || llvm::isDigit(stem[0]))
     stem = "p_" + stem;
-  std::string name = stem;
-  for (unsigned i = 1; !used.insert(name).second; ++i)
-    name = stem + "_" + std::to_string(i);
+  unsigned &i = next[stem];
+  std::string name = i == 0 ? stem : stem + "_" + std::to_string(i);
+  while (!used.insert(name).second)
+    name = stem + "_" + std::to_string(++i);
+  ++i;
   return name;
 }
 
@@ -266,9 +271,10 @@ elaboration::generateFabric(mlir::MLIRContext &context,
   fabric::RectangleOp::create(b.builder, b.loc, {width, height});
 
   llvm::StringSet<> used;
+  llvm::StringMap<unsigned> next;
   std::vector<std::string> symbols;
   for (const ProgramInstance &program : layout.programs) {
-    symbols.push_back(makeSymbol(program.displayName, used));
+    symbols.push_back(makeSymbol(program.displayName, used, next));
     mlir::DictionaryAttr params;
     if (!program.params.empty()) {
       llvm::SmallVector<mlir::NamedAttribute> entries;

@@ -46,6 +46,19 @@ LoadedFile &ModuleLoader::addParsedFile(llvm::StringRef path, unsigned bufferID,
 }
 
 std::string ModuleLoader::resolve(llvm::StringRef spec, llvm::SMLoc loc) {
+  std::pair<unsigned, std::string> key{sm.FindBufferContainingLoc(loc),
+                                       spec.str()};
+  if (auto it = resolved.find(key); it != resolved.end())
+    return it->second;
+  std::string path = resolveUncached(spec, loc);
+  // Failures are not kept, so each failing call reports its error.
+  if (!path.empty())
+    resolved.emplace(std::move(key), path);
+  return path;
+}
+
+std::string ModuleLoader::resolveUncached(llvm::StringRef spec,
+                                          llvm::SMLoc loc) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
   if (spec.starts_with("<") && spec.ends_with(">")) {
     llvm::SmallString<256> path(options.libraryDir);

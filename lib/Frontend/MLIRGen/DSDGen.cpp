@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -88,15 +89,30 @@ bool BodyGen::lowerGlobalDSD(const ast::Identifier &ident,
       slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
   const auto *init =
       var ? llvm::dyn_cast_or_null<ast::BuiltinCall>(var->init) : nullptr;
-  if (!init || bare(init->name.text) != "get_dsd")
+  bool isFifo = init && bare(init->name.text) == "allocate_fifo";
+  if (!init || (!isFifo && bare(init->name.text) != "get_dsd"))
     return false;
+  out = std::nullopt;
   if (var->varKind == ast::VarKind::Var) {
     diags.error(var->getLoc(),
                 "a global 'var' of DSD type is not supported yet");
-    out = std::nullopt;
     return true;
   }
-  out = lowerGetDSD(*init);
+  if (!isFifo) {
+    out = lowerGetDSD(*init);
+    return true;
+  }
+  // A FIFO is declared once by ProgramGen and named here.
+  std::optional<std::string> symbol = symbols.fifo(*var, ident.getLoc());
+  if (!symbol)
+    return true;
+  auto fifo = mlir::SymbolTable::lookupNearestSymbolFrom<csl::AllocateFifoOp>(
+      body.getParentOp(), builder.getStringAttr(*symbol));
+  mlir::Value dsd = csl::GetFifoOp::create(
+      builder, loc(ident.getLoc()), fifo.getType(),
+      mlir::FlatSymbolRefAttr::get(&ctx, *symbol));
+  out = RValue{std::nullopt, dsd,
+               interp.getTypes().getDSD(sema::DSDKind::Fifo)};
   return true;
 }
 
@@ -297,6 +313,8 @@ std::optional<RValue> BodyGen::lowerGetDSD(const ast::BuiltinCall &call) {
     allowed = "extent fabric_color output_queue control advance_switch "
               "wavelet_index_offset control_transform";
     break;
+  case sema::DSDKind::Fifo:
+    break; // not a @get_dsd kind name
   }
   llvm::SmallVector<llvm::StringRef> names;
   allowed.split(names, ' ');
@@ -352,6 +370,8 @@ std::optional<RValue> BodyGen::lowerGetDSD(const ast::BuiltinCall &call) {
   }
   mlir::Operation *op = nullptr;
   switch (*kind) {
+  case sema::DSDKind::Fifo:
+    return std::nullopt; // not a @get_dsd kind name
   case sema::DSDKind::Mem4d:
     require("tensor_access");
     return std::nullopt;

@@ -20,6 +20,10 @@ struct SymbolRequests {
       function;
   std::function<std::optional<std::string>(const ast::VarDecl &, llvm::SMLoc)>
       global;
+  /// A top-level `const` initialized by `@allocate_fifo`: its
+  /// csl.allocate_fifo symbol.
+  std::function<std::optional<std::string>(const ast::VarDecl &, llvm::SMLoc)>
+      fifo;
 };
 
 /// Lowers the body of `decl` (whose sema type is `type`) into the entry

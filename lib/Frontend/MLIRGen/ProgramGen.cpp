@@ -16,6 +16,7 @@ using namespace tessera::frontend;
 using namespace tessera::frontend::mlirgen;
 using sema::Type;
 using sema::Value;
+using FlatRef = mlir::FlatSymbolRefAttr;
 
 namespace {
 
@@ -33,6 +34,9 @@ public:
     symbols.global = [this](const ast::VarDecl &var, llvm::SMLoc at) {
       return requestGlobal(var, at);
     };
+    symbols.fifo = [this](const ast::VarDecl &var, llvm::SMLoc at) {
+      return requestFifo(var, at);
+    };
   }
 
   bool run(const ProgramRecord &record);
@@ -42,6 +46,14 @@ private:
                                              llvm::SMLoc at);
   std::optional<std::string> requestGlobal(const ast::VarDecl &var,
                                            llvm::SMLoc at);
+  /// `const f = @allocate_fifo(buf[, opts])` as csl.allocate_fifo.
+  std::optional<std::string> requestFifo(const ast::VarDecl &var,
+                                         llvm::SMLoc at);
+  /// The task an `.activate_push`/`.activate_pop` option names: a task bound
+  /// to a local task ID, or that ID; empty after an error.
+  std::optional<std::string> getFifoHook(const ast::FieldInit &field);
+  /// `.priority = .{ .high = true }` and the like; nullopt after an error.
+  std::optional<csl::Priority> getFifoPriority(const ast::FieldInit &field);
   bool emitTask(const TaskBinding &binding);
   bool emitStartup(const StartupAction &action);
   bool emitExport(const SymbolExport &exported);
@@ -50,7 +62,8 @@ private:
                                             llvm::SMLoc at);
   /// Lowers the bodies queued by requestFunction until none is left.
   bool drainFunctions();
-  /// Globals first, then start-up state, queues, tasks, functions, exports.
+  /// Globals first, then FIFOs, start-up state, queues, tasks, functions,
+  /// exports.
   void sortBody();
   mlir::Location loc(llvm::SMLoc l) {
     return getLocation(ctx, diags.getSourceMgr(), l);
@@ -64,6 +77,7 @@ private:
   sema::DiagnosticEngine &diags;
   SymbolRequests symbols;
   llvm::DenseMap<const ast::Node *, std::string> emitted;
+  const ProgramRecord *record = nullptr;
   std::vector<std::pair<const ast::FnDecl *, mlir::func::FuncOp>> pending;
 };
 
@@ -143,6 +157,141 @@ ProgramGenerator::requestGlobal(const ast::VarDecl &var, llvm::SMLoc at) {
       builder, loc(var.getLoc()), var.name.text,
       /*sym_visibility=*/mlir::StringAttr(), storage, initial,
       /*constant=*/false, /*alignment=*/mlir::IntegerAttr());
+  emitted[&var] = var.name.text.str();
+  return var.name.text.str();
+}
+
+std::optional<std::string>
+ProgramGenerator::getFifoHook(const ast::FieldInit &field) {
+  std::optional<Value> v = interp.evaluate(module, *field.value);
+  if (!v)
+    return std::nullopt;
+  // The task itself, or the local task ID it is bound to.
+  for (const TaskBinding &binding : record->tasks) {
+    if (binding.kind != TaskKind::Local)
+      continue;
+    bool named = v->is(Value::Kind::Function)
+                     ? v->getFunctionDecl() == binding.task
+                     : v->is(Value::Kind::Handle) &&
+                           v->getType()->is(Type::Kind::LocalTaskID) &&
+                           v->getHandleID() == binding.id;
+    if (named)
+      return binding.task->name.text.str();
+  }
+  diags.error(field.value->getLoc(),
+              "'." + field.name.text +
+                  "' expects a task bound to a local task ID, or that ID");
+  return std::nullopt;
+}
+
+std::optional<csl::Priority>
+ProgramGenerator::getFifoPriority(const ast::FieldInit &field) {
+  // Exactly one of .low, .medium, .high set to true.
+  const auto *lit = llvm::dyn_cast<ast::StructLiteral>(field.value);
+  std::optional<csl::Priority> priority;
+  if (lit && lit->fields.size() == 1) {
+    const ast::FieldInit &level = *lit->fields.front();
+    std::optional<Value> on = interp.evaluate(module, *level.value);
+    if (!on)
+      return std::nullopt;
+    if (on->is(Value::Kind::Bool) && on->getBool())
+      priority = csl::symbolizePriority(level.name.text);
+  }
+  if (!priority)
+    diags.error(field.value->getLoc(), "'.priority' expects one of "
+                                       "'.{ .low = true }', "
+                                       "'.{ .medium = true }' or "
+                                       "'.{ .high = true }'");
+  return priority;
+}
+
+std::optional<std::string>
+ProgramGenerator::requestFifo(const ast::VarDecl &var, llvm::SMLoc at) {
+  if (auto it = emitted.find(&var); it != emitted.end())
+    return it->second;
+  const auto &call = *llvm::cast<ast::BuiltinCall>(var.init);
+  if (call.args.empty() || call.args.size() > 2) {
+    diags.error(call.getLoc(), "'@allocate_fifo' expects 1 or 2 arguments, "
+                               "found " +
+                                   llvm::Twine(call.args.size()));
+    return std::nullopt;
+  }
+  // The buffer is named, not evaluated: it must be a top-level `var`.
+  const auto *ident = llvm::dyn_cast<ast::Identifier>(call.args[0]);
+  sema::GlobalSlot *slot =
+      ident ? module.findGlobal(ident->name.text) : nullptr;
+  const auto *buffer =
+      slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+  if (!buffer || buffer->varKind != ast::VarKind::Var) {
+    diags.error(call.args[0]->getLoc(),
+                "'@allocate_fifo' expects the name of a top-level array 'var'");
+    return std::nullopt;
+  }
+  std::optional<std::string> bufferSymbol = requestGlobal(*buffer, at);
+  if (!bufferSymbol)
+    return std::nullopt;
+  auto global = mlir::cast<mlir::memref::GlobalOp>(
+      program.lookupSymbol(*bufferSymbol));
+  FlatRef push, pop;
+  std::optional<csl::Priority> priority;
+  if (call.args.size() == 2) {
+    const auto *opts = llvm::dyn_cast<ast::StructLiteral>(call.args[1]);
+    if (!opts) {
+      diags.error(call.args[1]->getLoc(), "'@allocate_fifo' expects its "
+                                          "options as a struct literal "
+                                          "'.{ ... }'");
+      return std::nullopt;
+    }
+    for (const ast::FieldInit *f : opts->fields) {
+      llvm::StringRef name = f->name.text;
+      if (name == "activate_push" || name == "activate_pop") {
+        std::optional<std::string> task = getFifoHook(*f);
+        if (!task)
+          return std::nullopt;
+        (name == "activate_push" ? push : pop) =
+            mlir::FlatSymbolRefAttr::get(&ctx, *task);
+      } else if (name == "priority") {
+        if (!(priority = getFifoPriority(*f)))
+          return std::nullopt;
+      } else {
+        diags.error(f->name.loc(),
+                    "'@allocate_fifo' has no option '" + name + "'");
+        return std::nullopt;
+      }
+    }
+  }
+  auto type = csl::DSDType::get(&ctx, csl::DSDKind::Fifo,
+                                global.getType().getElementType());
+  auto op = csl::AllocateFifoOp::create(
+      builder, loc(call.getLoc()), var.name.text, *bufferSymbol, type,
+      /*activate_push=*/FlatRef(), /*activate_pop=*/FlatRef(),
+      priority ? csl::PriorityAttr::get(&ctx, *priority) : csl::PriorityAttr());
+  // The buffer and priority rules live in the op's verifier. The hooks are
+  // set after it ran: their tasks may not be emitted yet, and the record
+  // already showed they are local tasks.
+  std::string message;
+  {
+    mlir::ScopedDiagnosticHandler capture(&ctx, [&](mlir::Diagnostic &diag) {
+      if (message.empty()) {
+        std::string text = diag.str();
+        llvm::StringRef rest = text;
+        rest.consume_front("'csl.allocate_fifo' op ");
+        message = rest.str();
+      }
+      return mlir::success();
+    });
+    mlir::SymbolTableCollection symbolTables;
+    if (mlir::failed(mlir::verify(op.getOperation())) ||
+        mlir::failed(op.verifySymbolUses(symbolTables))) {
+      diags.error(call.getLoc(), "invalid '@allocate_fifo': " + message);
+      op.erase();
+      return std::nullopt;
+    }
+  }
+  if (push)
+    op.setActivatePushAttr(push);
+  if (pop)
+    op.setActivatePopAttr(pop);
   emitted[&var] = var.name.text.str();
   return var.name.text.str();
 }
@@ -280,22 +429,24 @@ bool ProgramGenerator::drainFunctions() {
 unsigned getRank(mlir::Operation &op) {
   if (mlir::isa<mlir::memref::GlobalOp>(op))
     return 0;
+  if (mlir::isa<csl::AllocateFifoOp>(op))
+    return 1;
   if (mlir::isa<csl::InitializeQueueOp>(op))
-    return 2;
-  if (mlir::isa<csl::TaskOp>(op))
     return 3;
-  if (mlir::isa<mlir::func::FuncOp>(op))
+  if (mlir::isa<csl::TaskOp>(op))
     return 4;
-  if (mlir::isa<csl::ExportOp>(op))
+  if (mlir::isa<mlir::func::FuncOp>(op))
     return 5;
-  return 1; // start-up handles and actions
+  if (mlir::isa<csl::ExportOp>(op))
+    return 6;
+  return 2; // start-up handles and actions
 }
 
 void ProgramGenerator::sortBody() {
   // Bucket by rank, keeping creation order within a rank (std::stable_sort
   // would do the same but trips a libstdc++ deprecation warning with clang).
   mlir::Block &body = program.getBody().front();
-  llvm::SmallVector<mlir::Operation *> buckets[6];
+  llvm::SmallVector<mlir::Operation *> buckets[7];
   for (mlir::Operation &op : body)
     buckets[getRank(op)].push_back(&op);
   for (const auto &bucket : buckets)
@@ -304,6 +455,7 @@ void ProgramGenerator::sortBody() {
 }
 
 bool ProgramGenerator::run(const ProgramRecord &record) {
+  this->record = &record;
   // Globals the comptime code referenced need storage even when no
   // run-time code names them (a `var` a comptime block took the address of).
   for (const ast::VarDecl *var : module.getReferencedVars())

@@ -123,6 +123,9 @@ static void print(const Type *t, llvm::raw_ostream &os) {
     case DSDKind::FaboutDSD:
       os << "fabout_dsd";
       return;
+    case DSDKind::Fifo:
+      os << "fifo";
+      return;
     }
     return;
   case K::DSR:

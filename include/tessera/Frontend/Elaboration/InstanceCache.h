@@ -14,13 +14,19 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <cstdint>
+
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace tessera::frontend::elaboration {
 
 /// Whether two param maps name the same params with equal values.
 bool equalParams(const sema::ParamMap &a, const sema::ParamMap &b);
+
+/// A hash of a param map that equal maps (by `equalParams`) share.
+uint64_t hashParams(const sema::ParamMap &params);
 
 class InstanceCache {
 public:
@@ -38,7 +44,9 @@ private:
     sema::ParamMap params;
     unsigned id;
   };
-  llvm::StringMap<std::vector<Entry>> entries;
+  // Per path, entries by `hashParams`: a layout may create one instance
+  // per PE, so a linear search would be quadratic.
+  llvm::StringMap<std::unordered_map<uint64_t, std::vector<Entry>>> entries;
   unsigned count = 0;
 };
 

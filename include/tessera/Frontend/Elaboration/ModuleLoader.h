@@ -20,6 +20,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,6 +72,8 @@ public:
   unsigned getNumInstances() const { return instances.size(); }
 
 private:
+  std::string resolveUncached(llvm::StringRef spec, llvm::SMLoc loc);
+
   std::optional<sema::Value> importModule(sema::BuiltinArgs &args);
   void noteImportChain(llvm::SMLoc loc);
   /// Records the `@import_module` calls that initialise a top-level const of
@@ -84,6 +87,9 @@ private:
   llvm::StringMap<std::unique_ptr<LoadedFile>> files;
   /// Buffer ID to its file's path.
   llvm::DenseMap<unsigned, std::string> bufferPaths;
+  /// Found paths by (buffer of the naming call, spec): a layout names its
+  /// tile file once per PE, and each search costs file system calls.
+  std::map<std::pair<unsigned, std::string>, std::string> resolved;
   /// Buffer ID to the @import_module call that first imported it.
   llvm::DenseMap<unsigned, llvm::SMLoc> importedFrom;
   llvm::DenseSet<const ast::BuiltinCall *> constImports;

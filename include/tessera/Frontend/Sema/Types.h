@@ -133,8 +133,9 @@ private:
   FloatFormat format;
 };
 
-/// The DSD kinds of @get_dsd; each is its own type.
-enum class DSDKind : uint8_t { Mem1d, Mem4d, FabinDSD, FaboutDSD };
+/// The DSD kinds of @get_dsd, and the FIFOs of @allocate_fifo; each is its
+/// own type.
+enum class DSDKind : uint8_t { Mem1d, Mem4d, FabinDSD, FaboutDSD, Fifo };
 /// DSR files.
 enum class DSRKind : uint8_t { Dest, Src0, Src1 };
 

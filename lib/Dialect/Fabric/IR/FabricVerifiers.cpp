@@ -1,13 +1,15 @@
 //===- FabricVerifiers.cpp - invariants of the fabric dialect -------------===//
 
 #include "tessera/Dialect/Fabric/IR/FabricOps.h"
+#include "tessera/Dialect/Fabric/IR/PEOccupancy.h"
 
 #include "tessera/Dialect/CSL/IR/CSLOps.h"
 #include "tessera/Dialect/CSL/IR/CSLTarget.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace tessera;
@@ -154,6 +156,7 @@ LogicalResult FabricOp::verifyRegions() {
 
   // Every PE runs at most one program.
   SmallVector<std::pair<PlaceOp, PERange>> placements;
+  PEOccupancy placed(width, height);
   for (PlaceOp place : body.getOps<PlaceOp>()) {
     if (!lookupSymbol<InstanceOp>(place.getInstanceAttr()))
       return place.emitOpError() << "'" << place.getInstance()
@@ -161,32 +164,43 @@ LogicalResult FabricOp::verifyRegions() {
     PERange range = place.getRange();
     if (failed(checkInside(place, range)))
       return failure();
-    for (auto &[earlier, earlierRange] : placements)
-      if (auto pe = range.firstCommonPE(earlierRange))
-        return reportOverlap(place, earlier,
-                             "PE " + formatPE(pe->first, pe->second) +
-                                 " is already placed with '" +
-                                 earlier.getInstance() + "'",
-                             "'" + earlier.getInstance() + "' placed here");
+    if (std::optional<size_t> index = placed.add(range)) {
+      auto &[earlier, earlierRange] = placements[*index];
+      auto pe = range.firstCommonPE(earlierRange);
+      return reportOverlap(place, earlier,
+                           "PE " + formatPE(pe->first, pe->second) +
+                               " is already placed with '" +
+                               earlier.getInstance() + "'",
+                           "'" + earlier.getInstance() + "' placed here");
+    }
     placements.emplace_back(place, range);
   }
 
   // Every PE configures a color at most once.
-  llvm::DenseMap<int64_t, SmallVector<std::pair<ColorConfigOp, PERange>>>
-      configs;
+  struct SameColor {
+    SmallVector<std::pair<ColorConfigOp, PERange>> configs;
+    PEOccupancy configured;
+  };
+  std::map<int64_t, SameColor> colors;
   for (ColorConfigOp config : body.getOps<ColorConfigOp>()) {
     PERange range = config.getRange();
     if (failed(checkInside(config, range)))
       return failure();
-    auto &sameColor = configs[static_cast<int64_t>(config.getColor())];
-    for (auto &[earlier, earlierRange] : sameColor)
-      if (auto pe = range.firstCommonPE(earlierRange))
-        return reportOverlap(config, earlier,
-                             "color " + Twine(config.getColor()) + " of PE " +
-                                 formatPE(pe->first, pe->second) +
-                                 " is already configured",
-                             "first configured here");
-    sameColor.emplace_back(config, range);
+    SameColor &sameColor =
+        colors
+            .try_emplace(static_cast<int64_t>(config.getColor()),
+                         SameColor{{}, PEOccupancy(width, height)})
+            .first->second;
+    if (std::optional<size_t> index = sameColor.configured.add(range)) {
+      auto &[earlier, earlierRange] = sameColor.configs[*index];
+      auto pe = range.firstCommonPE(earlierRange);
+      return reportOverlap(config, earlier,
+                           "color " + Twine(config.getColor()) + " of PE " +
+                               formatPE(pe->first, pe->second) +
+                               " is already configured",
+                           "first configured here");
+    }
+    sameColor.configs.emplace_back(config, range);
   }
 
   llvm::StringMap<Operation *> names;
