@@ -147,28 +147,13 @@ LayoutBuilder::peArgs(sema::BuiltinArgs &args) {
 
 std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
-  std::optional<Value> name = args.evaluate(2);
-  if (!name)
+  std::optional<FileAndParams> request =
+      evaluateFileAndParams(args, 2, "set_tile_code");
+  if (!request)
     return std::nullopt;
-  if (!name->is(Value::Kind::String)) {
-    diags.error(args.getArg(2).getLoc(),
-                "'@set_tile_code' expects a file name string, found '" +
-                    name->getType()->str() + "'");
-    return std::nullopt;
-  }
-  sema::ParamMap params;
-  if (args.size() == 4) {
-    std::optional<Value> v = args.evaluate(3);
-    if (!v)
-      return std::nullopt;
-    std::optional<sema::ParamMap> p =
-        toParamMap(diags, *v, "set_tile_code", args.getArg(3).getLoc());
-    if (!p)
-      return std::nullopt;
-    params = std::move(*p);
-  }
+  sema::ParamMap &params = request->params;
   llvm::SMLoc callLoc = args.getCall().getLoc();
-  std::string path = loader.resolve(name->getString(), args.getArg(2).getLoc());
+  std::string path = loader.resolve(request->name, args.getArg(2).getLoc());
   if (path.empty())
     return std::nullopt;
   if (std::optional<unsigned> id = programCache.find(path, params))
@@ -184,7 +169,7 @@ std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
       unknown.push_back(entry.getKey());
   if (!unknown.empty()) {
     llvm::sort(unknown);
-    diags.error(args.getArg(3).getLoc(), "'" + name->getString() +
+    diags.error(args.getArg(3).getLoc(), "'" + request->name +
                                              "' declares no param named '" +
                                              unknown.front() + "'");
     return std::nullopt;
@@ -198,7 +183,7 @@ std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
         params.count(var->name.text))
       continue;
     diags.error(var->name.loc(), "param '" + var->name.text + "' of '" +
-                                     name->getString() + "' has no value");
+                                     request->name + "' has no value");
     diags.note(callLoc, "instantiated by this '@set_tile_code'");
     complete = false;
   }
@@ -209,10 +194,10 @@ std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
   programCache.insert(path, params, id);
   ProgramInstance program;
   program.path = path;
-  program.displayName = name->getString().str();
+  program.displayName = request->name;
   program.params = params;
   program.module =
-      &interp.createModule(*file->ast, name->getString(), std::move(params));
+      &interp.createModule(*file->ast, request->name, std::move(params));
   program.loc = callLoc;
   layout.programs.push_back(std::move(program));
   return id;

@@ -188,28 +188,13 @@ std::optional<Value> ModuleLoader::importModule(sema::BuiltinArgs &args) {
                     llvm::Twine(args.size()));
     return std::nullopt;
   }
-  std::optional<Value> name = args.evaluate(0);
-  if (!name)
+  std::optional<FileAndParams> request =
+      evaluateFileAndParams(args, 0, "import_module");
+  if (!request)
     return std::nullopt;
-  if (!name->is(Value::Kind::String)) {
-    diags.error(args.getArg(0).getLoc(),
-                "'@import_module' expects a file name string, found '" +
-                    name->getType()->str() + "'");
-    return std::nullopt;
-  }
-  sema::ParamMap params;
-  if (args.size() == 2) {
-    std::optional<Value> v = args.evaluate(1);
-    if (!v)
-      return std::nullopt;
-    std::optional<sema::ParamMap> p =
-        toParamMap(diags, *v, "import_module", args.getArg(1).getLoc());
-    if (!p)
-      return std::nullopt;
-    params = std::move(*p);
-  }
+  sema::ParamMap &params = request->params;
 
-  std::string path = resolve(name->getString(), args.getArg(0).getLoc());
+  std::string path = resolve(request->name, args.getArg(0).getLoc());
   if (path.empty())
     return std::nullopt;
   LoadedFile *file =
@@ -225,7 +210,7 @@ std::optional<Value> ModuleLoader::importModule(sema::BuiltinArgs &args) {
       unknown.push_back(entry.getKey());
   llvm::sort(unknown);
   for (llvm::StringRef n : unknown) {
-    diags.warning(args.getArg(1).getLoc(), "'" + name->getString() +
+    diags.warning(args.getArg(1).getLoc(), "'" + request->name +
                                                "' declares no param named '" +
                                                n + "'");
     params.erase(n);
@@ -237,8 +222,36 @@ std::optional<Value> ModuleLoader::importModule(sema::BuiltinArgs &args) {
   } else {
     cache.insert(path, params, instances.size());
     instance =
-        &interp.createModule(*file->ast, name->getString(), std::move(params));
+        &interp.createModule(*file->ast, request->name, std::move(params));
     instances.push_back(instance);
   }
   return Value::getModule(interp.getTypes(), instance);
+}
+
+std::optional<FileAndParams>
+elaboration::evaluateFileAndParams(sema::BuiltinArgs &args, unsigned fileArg,
+                                   llvm::StringRef builtin) {
+  sema::DiagnosticEngine &diags = args.getInterpreter().getDiagnostics();
+  std::optional<Value> name = args.evaluate(fileArg);
+  if (!name)
+    return std::nullopt;
+  if (!name->is(Value::Kind::String)) {
+    diags.error(args.getArg(fileArg).getLoc(),
+                "'@" + builtin + "' expects a file name string, found '" +
+                    name->getType()->str() + "'");
+    return std::nullopt;
+  }
+  FileAndParams result{name->getString().str(), {}};
+  unsigned paramsArg = fileArg + 1;
+  if (args.size() > paramsArg) {
+    std::optional<Value> v = args.evaluate(paramsArg);
+    if (!v)
+      return std::nullopt;
+    std::optional<sema::ParamMap> params =
+        toParamMap(diags, *v, builtin, args.getArg(paramsArg).getLoc());
+    if (!params)
+      return std::nullopt;
+    result.params = std::move(*params);
+  }
+  return result;
 }

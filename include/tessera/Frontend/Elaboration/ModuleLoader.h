@@ -105,6 +105,18 @@ std::optional<sema::ParamMap> toParamMap(sema::DiagnosticEngine &diags,
                                          llvm::StringRef builtin,
                                          llvm::SMLoc loc);
 
+/// A source file name with the params it is instantiated with.
+struct FileAndParams {
+  std::string name;
+  sema::ParamMap params;
+};
+
+/// Evaluates a file-name argument at `fileArg` and the optional params
+/// struct after it, as `@import_module` and `@set_tile_code` take them.
+std::optional<FileAndParams> evaluateFileAndParams(sema::BuiltinArgs &args,
+                                                   unsigned fileArg,
+                                                   llvm::StringRef builtin);
+
 } // namespace tessera::frontend::elaboration
 
 #endif // TESSERA_FRONTEND_ELABORATION_MODULELOADER_H
