@@ -33,6 +33,7 @@ struct Local {
   mlir::Value value;   // a parameter or a run-time `const`
   std::optional<Value> constant;
   const Type *type = nullptr;
+  bool isConst = false; // a `const` array has storage but no stores
 };
 
 struct Loop {
@@ -57,6 +58,8 @@ private:
   bool lowerBlock(const ast::BlockStmt &block);
   bool lowerStmt(const ast::Stmt &stmt);
   bool lowerVarDecl(const ast::VarDecl &var);
+  /// A local array: an alloca filled from `init`, a comptime array value.
+  bool lowerLocalArray(const ast::VarDecl &var, const Type *arrayType);
   bool lowerAssign(const ast::AssignStmt &assign);
   bool lowerIf(const ast::IfStmt &stmt);
   bool lowerWhile(const ast::WhileStmt &stmt);
@@ -89,7 +92,9 @@ private:
   /// The memref and indices an lvalue or indexed rvalue names.
   bool lowerAddress(const ast::Expr &expr, mlir::Value &memref,
                     llvm::SmallVectorImpl<mlir::Value> &indices,
-                    const Type *&elementType);
+                    const Type *&elementType, bool forWrite = false);
+  /// `&x`: the memref of `x` as a pointer.
+  std::optional<RValue> lowerAddressOf(const ast::UnaryExpr &expr);
   /// `value` as an SSA value of type `to` (null: its own type).
   // Handles and DSDs (DSDGen.cpp).
   static bool isHandleGetter(llvm::StringRef name);

@@ -25,8 +25,17 @@ bool BodyGen::canFold(const ast::Expr &expr) {
     if (!ok)
       return;
     switch (n->getKind()) {
+    case ast::Node::Kind::BuiltinCall: {
+      // Array constructors are comptime whenever their operands are.
+      llvm::StringRef name =
+          llvm::cast<ast::BuiltinCall>(n)->name.text;
+      name.consume_front("@");
+      if (name == "zeros" || name == "constants")
+        break;
+      ok = false;
+      return;
+    }
     case ast::Node::Kind::CallExpr:
-    case ast::Node::Kind::BuiltinCall:
     case ast::Node::Kind::IfExpr:
     case ast::Node::Kind::SwitchExpr:
     case ast::Node::Kind::BlockExpr:
@@ -100,6 +109,7 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
     }
     [[fallthrough]];
   }
+  case ast::Node::Kind::DerefExpr:
   case ast::Node::Kind::IndexExpr: {
     mlir::Value memref;
     llvm::SmallVector<mlir::Value> indices;
@@ -117,7 +127,7 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
   case ast::Node::Kind::UnaryExpr: {
     const auto &unary = llvm::cast<ast::UnaryExpr>(expr);
     if (unary.op == ast::UnaryOp::AddressOf)
-      break;
+      return lowerAddressOf(unary);
     std::optional<RValue> operand = lowerExpr(*unary.operand);
     if (!operand)
       return std::nullopt;
@@ -149,6 +159,32 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
   }
   unsupported(expr, describeConstruct(expr.getKind()));
   return std::nullopt;
+}
+
+std::optional<RValue> BodyGen::lowerAddressOf(const ast::UnaryExpr &expr) {
+  const ast::Expr *operand = expr.operand;
+  while (const auto *paren = llvm::dyn_cast<ast::ParenExpr>(operand))
+    operand = paren->inner;
+  const auto *ident = llvm::dyn_cast<ast::Identifier>(operand);
+  const Local *local = ident ? findLocal(ident->name.text) : nullptr;
+  if (local && !local->storage) {
+    diags.error(expr.getLoc(), "cannot take the address of '" +
+                                   ident->name.text +
+                                   "': it has no storage");
+    return std::nullopt;
+  }
+  mlir::Value memref;
+  llvm::SmallVector<mlir::Value> indices;
+  const Type *pointee = nullptr;
+  if (!lowerAddress(*operand, memref, indices, pointee))
+    return std::nullopt;
+  if (!indices.empty()) {
+    unsupported(expr, "the address of an array element");
+    return std::nullopt;
+  }
+  bool isConst = local && local->isConst;
+  return RValue{std::nullopt, memref,
+                interp.getTypes().getPointer(pointee, /*many=*/false, isConst)};
 }
 
 std::optional<RValue> BodyGen::lowerBinary(const ast::BinaryExpr &expr) {
@@ -441,6 +477,22 @@ mlir::Value BodyGen::materialize(const RValue &value, const Type *to,
   if (!to || to == value.type)
     return value.value;
   mlir::Location l = loc(at);
+  const auto *fromPointer = llvm::dyn_cast<sema::PointerType>(value.type);
+  const auto *intoPointer = llvm::dyn_cast<sema::PointerType>(to);
+  if (fromPointer && intoPointer &&
+      (intoPointer->isConst() || !fromPointer->isConst())) {
+    if (fromPointer->isMany() == intoPointer->isMany() &&
+        fromPointer->getPointee() == intoPointer->getPointee())
+      return value.value;
+    // `*[N]T` to `[*]T` forgets the length: memref<NxT> to memref<?xT>.
+    const auto *array =
+        llvm::dyn_cast<sema::ArrayType>(fromPointer->getPointee());
+    if (intoPointer->isMany() && !fromPointer->isMany() && array &&
+        array->getDims().size() == 1 &&
+        array->getElementType() == intoPointer->getPointee())
+      return mlir::memref::CastOp::create(builder, l, lowerType(ctx, to),
+                                          value.value);
+  }
   const auto *from = llvm::dyn_cast<sema::IntType>(value.type);
   const auto *into = llvm::dyn_cast<sema::IntType>(to);
   if (from && into && from->getBitWidth() < into->getBitWidth() &&

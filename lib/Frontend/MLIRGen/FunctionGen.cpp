@@ -13,6 +13,8 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -162,11 +164,15 @@ bool BodyGen::lowerVarDecl(const ast::VarDecl &var) {
   const Type *declared = nullptr;
   if (var.type && !(declared = interp.evaluateType(module, *var.type)))
     return false;
+  if (declared && declared->is(Type::Kind::Array))
+    return lowerLocalArray(var, declared);
   std::optional<RValue> init = lowerExpr(*var.init);
   if (!init)
     return false;
   Local local;
-  if (var.varKind == ast::VarKind::Const && init->constant && !declared) {
+  // A constant array gets storage so that run-time indices can read it.
+  if (var.varKind == ast::VarKind::Const && init->constant && !declared &&
+      !init->constant->getType()->is(Type::Kind::Array)) {
     local.constant = init->constant;
     local.type = init->constant->getType();
     scopes.back()[var.name.text] = local;
@@ -189,10 +195,22 @@ bool BodyGen::lowerVarDecl(const ast::VarDecl &var) {
     scopes.back()[var.name.text] = local;
     return true;
   }
+  if (localType && localType->is(Type::Kind::Array))
+    return lowerLocalArray(var, localType);
+  // A pointer is its pointee's memref; a `var` of one would need a memref of
+  // memrefs.
+  if (localType && localType->is(Type::Kind::Pointer)) {
+    if (var.varKind != ast::VarKind::Const)
+      return unsupported(var, "a local 'var' of pointer type");
+    local.value = materialize(*init, localType, var.init->getLoc());
+    if (!local.value)
+      return false;
+    local.type = localType;
+    scopes.back()[var.name.text] = local;
+    return true;
+  }
   if (!localType || localType->isComptimeOnly() ||
-      !getStorageType(ctx, localType) || localType->is(Type::Kind::Array)) {
-    if (localType && localType->is(Type::Kind::Array))
-      return unsupported(var, "a local array");
+      !getStorageType(ctx, localType)) {
     diags.error(var.init->getLoc(),
                 "run-time local '" + var.name.text + "' needs a type: '" +
                     (localType ? localType->str() : std::string("?")) +
@@ -211,6 +229,71 @@ bool BodyGen::lowerVarDecl(const ast::VarDecl &var) {
         builder, l, getStorageType(ctx, localType));
     mlir::memref::StoreOp::create(builder, l, value, local.storage);
   }
+  scopes.back()[var.name.text] = local;
+  return true;
+}
+
+bool BodyGen::lowerLocalArray(const ast::VarDecl &var,
+                              const Type *arrayType) {
+  mlir::MemRefType storage = getStorageType(ctx, arrayType);
+  if (!storage) {
+    diags.error(var.getLoc(), "local '" + var.name.text + "' of type '" +
+                                  arrayType->str() +
+                                  "' has no run-time representation");
+    return false;
+  }
+  if (!canFold(*var.init)) {
+    diags.error(var.init->getLoc(),
+                "a local array must be initialised by a comptime-known value");
+    return false;
+  }
+  std::optional<Value> init = interp.evaluate(module, *var.init);
+  if (!init || !(init = interp.coerce(*init, arrayType, var.init->getLoc())))
+    return false;
+  auto dense = mlir::dyn_cast_or_null<mlir::DenseElementsAttr>(
+      getInitialValue(storage, *init));
+  if (!dense) {
+    diags.error(var.init->getLoc(), "a value of type '" + arrayType->str() +
+                                        "' cannot be used at run time");
+    return false;
+  }
+  mlir::Location l = loc(var.getLoc());
+  mlir::Value alloca = mlir::memref::AllocaOp::create(builder, l, storage);
+  auto index = [&](int64_t i) -> mlir::Value {
+    return mlir::arith::ConstantIndexOp::create(builder, l, i);
+  };
+  if (dense.isSplat()) {
+    // One store in a loop nest instead of one per element.
+    mlir::Value element = mlir::arith::ConstantOp::create(
+        builder, l, dense.getSplatValue<mlir::TypedAttr>());
+    llvm::SmallVector<mlir::Value> lbs, ubs, steps;
+    for (int64_t dim : storage.getShape()) {
+      lbs.push_back(index(0));
+      ubs.push_back(index(dim));
+      steps.push_back(index(1));
+    }
+    mlir::scf::buildLoopNest(
+        builder, l, lbs, ubs, steps,
+        [&](mlir::OpBuilder &b, mlir::Location bl, mlir::ValueRange ivs) {
+          mlir::memref::StoreOp::create(b, bl, element, alloca, ivs);
+        });
+  } else {
+    for (auto [i, attr] :
+         llvm::enumerate(dense.getValues<mlir::TypedAttr>())) {
+      mlir::Value element = mlir::arith::ConstantOp::create(builder, l, attr);
+      llvm::SmallVector<mlir::Value> indices;
+      int64_t rest = static_cast<int64_t>(i);
+      for (int64_t stride : mlir::computeStrides(storage.getShape())) {
+        indices.push_back(index(rest / stride));
+        rest %= stride;
+      }
+      mlir::memref::StoreOp::create(builder, l, element, alloca, indices);
+    }
+  }
+  Local local;
+  local.storage = alloca;
+  local.type = arrayType;
+  local.isConst = var.varKind == ast::VarKind::Const;
   scopes.back()[var.name.text] = local;
   return true;
 }
@@ -249,7 +332,8 @@ bool BodyGen::lowerAssign(const ast::AssignStmt &assign) {
   mlir::Value memref;
   llvm::SmallVector<mlir::Value> indices;
   const Type *elementType = nullptr;
-  if (!lowerAddress(*assign.target, memref, indices, elementType))
+  if (!lowerAddress(*assign.target, memref, indices, elementType,
+                    /*forWrite=*/true))
     return false;
   std::optional<RValue> value = lowerExpr(*assign.value);
   if (!value)
@@ -272,12 +356,32 @@ bool BodyGen::lowerAssign(const ast::AssignStmt &assign) {
 
 bool BodyGen::lowerAddress(const ast::Expr &expr, mlir::Value &memref,
                            llvm::SmallVectorImpl<mlir::Value> &indices,
-                           const Type *&elementType) {
+                           const Type *&elementType, bool forWrite) {
   if (const auto *paren = llvm::dyn_cast<ast::ParenExpr>(&expr))
-    return lowerAddress(*paren->inner, memref, indices, elementType);
+    return lowerAddress(*paren->inner, memref, indices, elementType, forWrite);
+  if (const auto *deref = llvm::dyn_cast<ast::DerefExpr>(&expr)) {
+    std::optional<RValue> p = lowerExpr(*deref->base);
+    if (!p)
+      return false;
+    const auto *pointer =
+        llvm::dyn_cast_or_null<sema::PointerType>(p->type);
+    if (!pointer || pointer->isMany() || !p->value) {
+      diags.error(deref->base->getLoc(),
+                  "cannot dereference a value of type '" +
+                      (p->type ? p->type->str() : std::string("?")) + "'");
+      return false;
+    }
+    if (forWrite && pointer->isConst()) {
+      diags.error(expr.getLoc(), "cannot assign through a pointer to const");
+      return false;
+    }
+    memref = p->value;
+    elementType = pointer->getPointee();
+    return true;
+  }
   if (const auto *ident = llvm::dyn_cast<ast::Identifier>(&expr)) {
     if (const Local *local = findLocal(ident->name.text)) {
-      if (!local->storage) {
+      if (!local->storage || (forWrite && local->isConst)) {
         diags.error(expr.getLoc(), "cannot assign to constant '" +
                                        ident->name.text + "'");
         return false;
@@ -313,18 +417,43 @@ bool BodyGen::lowerAddress(const ast::Expr &expr, mlir::Value &memref,
   }
   if (const auto *index = llvm::dyn_cast<ast::IndexExpr>(&expr)) {
     const Type *baseType = nullptr;
-    if (!lowerAddress(*index->base, memref, indices, baseType))
+    // A pointer parameter or `const` is indexed through its memref.
+    const auto *baseIdent = llvm::dyn_cast<ast::Identifier>(index->base);
+    const Local *pointerLocal =
+        baseIdent ? findLocal(baseIdent->name.text) : nullptr;
+    const sema::PointerType *pointer =
+        pointerLocal && pointerLocal->value
+            ? llvm::dyn_cast<sema::PointerType>(pointerLocal->type)
+            : nullptr;
+    if (pointer) {
+      memref = pointerLocal->value;
+      baseType = pointer;
+      if (forWrite && pointer->isConst()) {
+        diags.error(expr.getLoc(), "cannot assign through a pointer to const");
+        return false;
+      }
+    } else if (!lowerAddress(*index->base, memref, indices, baseType,
+                             forWrite)) {
       return false;
-    const auto *array = llvm::dyn_cast<sema::ArrayType>(baseType);
-    if (!array || !indices.empty()) {
+    }
+    size_t rank = 0;
+    const Type *element = nullptr;
+    if (pointer && pointer->isMany()) {
+      rank = 1;
+      element = pointer->getPointee();
+    } else if (const auto *array = llvm::dyn_cast<sema::ArrayType>(
+                   pointer ? pointer->getPointee() : baseType);
+               array && indices.empty()) {
+      rank = array->getDims().size();
+      element = array->getElementType();
+    } else {
       diags.error(index->base->getLoc(),
                   "cannot index a value of type '" + baseType->str() + "'");
       return false;
     }
-    if (array->getDims().size() != index->indices.size()) {
+    if (rank != index->indices.size()) {
       diags.error(expr.getLoc(), "'" + baseType->str() + "' needs " +
-                                     llvm::Twine(array->getDims().size()) +
-                                     " indices, found " +
+                                     llvm::Twine(rank) + " indices, found " +
                                      llvm::Twine(index->indices.size()));
       return false;
     }
@@ -353,7 +482,7 @@ bool BodyGen::lowerAddress(const ast::Expr &expr, mlir::Value &memref,
                                                    builder.getIndexType(), v)
                     .getResult());
     }
-    elementType = array->getElementType();
+    elementType = element;
     return true;
   }
   return unsupported(expr, "this kind of assignment target");
