@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BodyGen.h"
+#include "VerifyNewOp.h"
 
 #include "tessera/Dialect/CSL/IR/CSLOps.h"
 
@@ -17,6 +18,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSwitch.h"
+
+#include <array>
 
 using namespace tessera;
 using namespace tessera::frontend;
@@ -369,6 +372,26 @@ std::optional<RValue> BodyGen::lowerGetDSD(const ast::BuiltinCall &call) {
     return lowerTensorAccess(*access, *kind);
   }
   mlir::Operation *op = nullptr;
+  // The extent, color and queue every fabric DSD needs, lowered in that
+  // order: the first error stops the rest.
+  auto fabricOperands = [&](llvm::StringRef queueField, Type::Kind queueKind,
+                            llvm::StringRef queueWhat)
+      -> std::optional<std::array<mlir::Value, 3>> {
+    const ast::Expr *e = require("extent");
+    const ast::Expr *c = e ? require("fabric_color") : nullptr;
+    const ast::Expr *q = c ? require(queueField) : nullptr;
+    if (!q)
+      return std::nullopt;
+    mlir::Value extent = lowerIntOperand(*e, 16, false);
+    mlir::Value color =
+        extent ? lowerHandleOperand(*c, Type::Kind::Color, "a color")
+               : mlir::Value();
+    mlir::Value queue =
+        color ? lowerHandleOperand(*q, queueKind, queueWhat) : mlir::Value();
+    if (!queue)
+      return std::nullopt;
+    return std::array<mlir::Value, 3>{extent, color, queue};
+  };
   switch (*kind) {
   case sema::DSDKind::Fifo:
     return std::nullopt; // not a @get_dsd kind name
@@ -400,22 +423,12 @@ std::optional<RValue> BodyGen::lowerGetDSD(const ast::BuiltinCall &call) {
     break;
   }
   case sema::DSDKind::FabinDSD: {
-    const ast::Expr *e = require("extent");
-    const ast::Expr *c = e ? require("fabric_color") : nullptr;
-    const ast::Expr *q = c ? require("input_queue") : nullptr;
     bool transform;
-    if (!q || !flag("control_transform", transform))
+    auto operands =
+        fabricOperands("input_queue", Type::Kind::InputQueue, "an input queue");
+    if (!operands || !flag("control_transform", transform))
       return std::nullopt;
-    mlir::Value extent = lowerIntOperand(*e, 16, false);
-    mlir::Value color =
-        extent ? lowerHandleOperand(*c, Type::Kind::Color, "a color")
-               : mlir::Value();
-    mlir::Value queue =
-        color ? lowerHandleOperand(*q, Type::Kind::InputQueue,
-                                   "an input queue")
-              : mlir::Value();
-    if (!queue)
-      return std::nullopt;
+    auto [extent, color, queue] = *operands;
     op = csl::FabinDSDOp::create(builder, l,
                                  csl::DSDType::get(&ctx, csl::DSDKind::Fabin,
                                                    mlir::Type()),
@@ -425,25 +438,15 @@ std::optional<RValue> BodyGen::lowerGetDSD(const ast::BuiltinCall &call) {
     break;
   }
   case sema::DSDKind::FaboutDSD: {
-    const ast::Expr *e = require("extent");
-    const ast::Expr *c = e ? require("fabric_color") : nullptr;
-    const ast::Expr *q = c ? require("output_queue") : nullptr;
     bool control, advance, offsetIndex, transform;
-    if (!q || !flag("control", control) ||
+    auto operands = fabricOperands("output_queue", Type::Kind::OutputQueue,
+                                   "an output queue");
+    if (!operands || !flag("control", control) ||
         !flag("advance_switch", advance) ||
         !flag("wavelet_index_offset", offsetIndex) ||
         !flag("control_transform", transform))
       return std::nullopt;
-    mlir::Value extent = lowerIntOperand(*e, 16, false);
-    mlir::Value color =
-        extent ? lowerHandleOperand(*c, Type::Kind::Color, "a color")
-               : mlir::Value();
-    mlir::Value queue =
-        color ? lowerHandleOperand(*q, Type::Kind::OutputQueue,
-                                   "an output queue")
-              : mlir::Value();
-    if (!queue)
-      return std::nullopt;
+    auto [extent, color, queue] = *operands;
     auto unit = [&](bool b) {
       return b ? builder.getUnitAttr() : mlir::UnitAttr();
     };
@@ -464,23 +467,10 @@ std::optional<RValue> BodyGen::lowerGetDSD(const ast::BuiltinCall &call) {
 
 bool BodyGen::verifyCreated(mlir::Operation *op, llvm::SMLoc at,
                             llvm::StringRef builtin) {
-  // Operand rules live in the op verifiers; report them at the call.
-  std::string message;
-  {
-    mlir::ScopedDiagnosticHandler capture(&ctx, [&](mlir::Diagnostic &diag) {
-      if (message.empty()) {
-        std::string text = diag.str();
-        llvm::StringRef rest = text;
-        rest.consume_front(("'" + op->getName().getStringRef() + "' op ")
-                               .str());
-        message = rest.str();
-      }
-      return mlir::success();
-    });
-    if (mlir::succeeded(mlir::verify(op)))
-      return true;
-  }
-  diags.error(at, "invalid '" + builtin + "': " + message);
+  std::optional<std::string> message = verifyNewOp(op);
+  if (!message)
+    return true;
+  diags.error(at, "invalid '" + builtin + "': " + *message);
   op->erase();
   return false;
 }

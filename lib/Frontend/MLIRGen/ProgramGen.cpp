@@ -4,11 +4,9 @@
 
 #include "FunctionGen.h"
 #include "TypeLowering.h"
+#include "VerifyNewOp.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/SymbolTable.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace tessera;
@@ -269,24 +267,10 @@ ProgramGenerator::requestFifo(const ast::VarDecl &var, llvm::SMLoc at) {
   // The buffer and priority rules live in the op's verifier. The hooks are
   // set after it ran: their tasks may not be emitted yet, and the record
   // already showed they are local tasks.
-  std::string message;
-  {
-    mlir::ScopedDiagnosticHandler capture(&ctx, [&](mlir::Diagnostic &diag) {
-      if (message.empty()) {
-        std::string text = diag.str();
-        llvm::StringRef rest = text;
-        rest.consume_front("'csl.allocate_fifo' op ");
-        message = rest.str();
-      }
-      return mlir::success();
-    });
-    mlir::SymbolTableCollection symbolTables;
-    if (mlir::failed(mlir::verify(op.getOperation())) ||
-        mlir::failed(op.verifySymbolUses(symbolTables))) {
-      diags.error(call.getLoc(), "invalid '@allocate_fifo': " + message);
-      op.erase();
-      return std::nullopt;
-    }
+  if (std::optional<std::string> message = verifyNewOp(op)) {
+    diags.error(call.getLoc(), "invalid '@allocate_fifo': " + *message);
+    op.erase();
+    return std::nullopt;
   }
   if (push)
     op.setActivatePushAttr(push);
@@ -393,24 +377,11 @@ bool ProgramGenerator::emitExport(const SymbolExport &exported) {
   // The export rules (16/32-bit data and arguments, no result, ...) live in
   // the op's verifier; run it now so a violation is reported at the
   // @export_symbol as a user error, not later as an internal one.
-  std::string message;
-  {
-    mlir::ScopedDiagnosticHandler capture(
-        &ctx, [&](mlir::Diagnostic &diag) {
-          if (message.empty()) {
-            std::string text = diag.str();
-            llvm::StringRef rest = text;
-            rest.consume_front("'csl.export' op ");
-            message = rest.str();
-          }
-          return mlir::success();
-        });
-    mlir::SymbolTableCollection symbolTables;
-    if (mlir::succeeded(mlir::verify(op.getOperation())) &&
-        mlir::succeeded(op.verifySymbolUses(symbolTables)))
-      return true;
-  }
-  diags.error(exported.loc, "cannot export '" + exported.name + "': " + message);
+  std::optional<std::string> message = verifyNewOp(op);
+  if (!message)
+    return true;
+  diags.error(exported.loc,
+              "cannot export '" + exported.name + "': " + *message);
   op.erase();
   return false;
 }
