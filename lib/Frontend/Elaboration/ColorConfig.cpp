@@ -168,16 +168,28 @@ bool ConfigReader::readSwitches(const Value &v, ColorConfig &out) {
       if (!readBool(f.value, f.name, out.ringMode))
         return false;
     } else if (f.name == "pop_mode") {
+      auto parseMode = [](llvm::StringRef name) {
+        return llvm::StringSwitch<std::optional<PopMode>>(name)
+            .Case("no_pop", PopMode::NoPop)
+            .Case("always_pop", PopMode::AlwaysPop)
+            .Case("pop_on_advance", PopMode::PopOnAdvance)
+            .Default(std::nullopt);
+      };
+      // Written either as an enum literal (`.always_pop`) or as a struct
+      // with one mode set (`.{ .pop_on_advance = true }`).
       std::optional<PopMode> mode;
-      if (f.value.is(Value::Kind::EnumLiteral))
-        mode = llvm::StringSwitch<std::optional<PopMode>>(f.value.getString())
-                   .Case("no_pop", PopMode::NoPop)
-                   .Case("always_pop", PopMode::AlwaysPop)
-                   .Case("pop_on_advance", PopMode::PopOnAdvance)
-                   .Default(std::nullopt);
+      if (f.value.is(Value::Kind::EnumLiteral)) {
+        mode = parseMode(f.value.getString());
+      } else if (f.value.is(Value::Kind::Struct) &&
+                 f.value.getFields().size() == 1 &&
+                 f.value.getFields()[0].value.is(Value::Kind::Bool) &&
+                 f.value.getFields()[0].value.getBool()) {
+        mode = parseMode(f.value.getFields()[0].name);
+      }
       if (!mode)
         return fail("invalid '.pop_mode' '" + f.value.str() +
-                    "': expected .no_pop, .always_pop or .pop_on_advance");
+                    "': expected .no_pop, .always_pop or .pop_on_advance, "
+                    "or a struct setting one of them to true");
       out.popMode = mode;
     } else {
       std::string what = "'." + f.name + "'";

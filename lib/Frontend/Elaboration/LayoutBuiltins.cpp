@@ -174,22 +174,6 @@ std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
                                              unknown.front() + "'");
     return std::nullopt;
   }
-  // The program is compiled with exactly these values, so a param without
-  // a default must get one here.
-  bool complete = true;
-  for (const ast::Node *decl : file->ast->decls) {
-    auto *var = llvm::dyn_cast<ast::VarDecl>(decl);
-    if (!var || var->varKind != ast::VarKind::Param || var->init ||
-        params.count(var->name.text))
-      continue;
-    diags.error(var->name.loc(), "param '" + var->name.text + "' of '" +
-                                     request->name + "' has no value");
-    diags.note(callLoc, "instantiated by this '@set_tile_code'");
-    complete = false;
-  }
-  if (!complete)
-    return std::nullopt;
-
   unsigned id = layout.programs.size();
   programCache.insert(path, params, id);
   ProgramInstance program;
@@ -198,6 +182,8 @@ std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
   program.params = params;
   program.module =
       &interp.createModule(*file->ast, request->name, std::move(params));
+  // A param without a value is an error only where it is used (lazily).
+  program.module->setOrigin(callLoc, "set_tile_code");
   program.loc = callLoc;
   layout.programs.push_back(std::move(program));
   return id;

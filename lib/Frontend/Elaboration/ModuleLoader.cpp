@@ -223,6 +223,7 @@ std::optional<Value> ModuleLoader::importModule(sema::BuiltinArgs &args) {
     cache.insert(path, params, instances.size());
     instance =
         &interp.createModule(*file->ast, request->name, std::move(params));
+    instance->setOrigin(args.getCall().getLoc(), "import_module");
     instances.push_back(instance);
   }
   return Value::getModule(interp.getTypes(), instance);

@@ -206,6 +206,9 @@ std::optional<Value> Evaluator::evalVarDeclGlobal(ModuleInstance &m,
       diags.error(useLoc, "param '" + decl.name.text +
                               "' is used but was given no value");
       diags.note(decl.name.loc(), "'" + decl.name.text + "' declared here");
+      if (m.getOriginLoc().isValid())
+        diags.note(m.getOriginLoc(),
+                   "instantiated by this '@" + m.getOriginBuiltin() + "'");
       return std::nullopt;
     }
   }

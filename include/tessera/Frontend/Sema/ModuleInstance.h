@@ -44,6 +44,15 @@ public:
   llvm::StringRef getName() const { return name; }
   const ParamMap &getParams() const { return params; }
 
+  /// Where this instance was created (an `@import_module` or `@set_tile_code`
+  /// call) and that call's name; diagnostics about params point there.
+  void setOrigin(llvm::SMLoc loc, llvm::StringRef builtin) {
+    originLoc = loc;
+    originBuiltin = builtin.str();
+  }
+  llvm::SMLoc getOriginLoc() const { return originLoc; }
+  llvm::StringRef getOriginBuiltin() const { return originBuiltin; }
+
   /// The slot of top-level declaration `name`, or null.
   GlobalSlot *findGlobal(llvm::StringRef n);
   const GlobalSlot *findGlobal(llvm::StringRef n) const;
@@ -64,6 +73,8 @@ private:
   const ast::SourceFile &file;
   std::string name;
   ParamMap params;
+  llvm::SMLoc originLoc;
+  std::string originBuiltin;
   llvm::StringMap<GlobalSlot> globals;
   std::vector<GlobalSlot *> order;
   std::vector<const ast::ComptimeBlock *> comptimeBlocks;
