@@ -83,17 +83,8 @@ int generatePrograms(mlir::MLIRContext &context,
   auto instances = fabricOp->getBody().front().getOps<fabric::InstanceOp>();
   bool failed = false;
   for (auto [program, instance] : llvm::zip(layout.programs, instances)) {
-    frontend::mlirgen::ProgramRecord record;
-    builtins.setRecord(&record);
-    unsigned errors = interp.getDiagnostics().getNumErrors();
-    bool ran = interp.runComptimeBlocks(*program.module);
-    builtins.setRecord(nullptr);
-    if (!ran || interp.getDiagnostics().getNumErrors() != errors) {
-      failed = true;
-      continue;
-    }
     auto programOp = frontend::mlirgen::generateProgram(
-        builder, interp, *program.module, record, instance.getSymName(),
+        builder, interp, builtins, *program.module, instance.getSymName(),
         instance.getFileAttr(), instance.getParamsAttr());
     if (mlir::failed(programOp)) {
       failed = true;

@@ -106,7 +106,7 @@ bool BodyGen::lowerGlobalDSD(const ast::Identifier &ident,
     return true;
   }
   // A FIFO is declared once by ProgramGen and named here.
-  std::optional<std::string> symbol = symbols.fifo(*var, ident.getLoc());
+  std::optional<std::string> symbol = symbols.fifo(module, *var, ident.getLoc());
   if (!symbol)
     return true;
   auto fifo = mlir::SymbolTable::lookupNearestSymbolFrom<csl::AllocateFifoOp>(

@@ -361,27 +361,44 @@ invalid:
   return std::nullopt;
 }
 
+namespace {
+
+/// `f` or `m.f`, as written, for messages.
+std::string describeCallee(const ast::Expr &callee) {
+  if (const auto *ident = llvm::dyn_cast<ast::Identifier>(&callee))
+    return ident->name.text.str();
+  if (const auto *field = llvm::dyn_cast<ast::FieldAccess>(&callee))
+    return describeCallee(*field->base) + "." + field->field.text.str();
+  return "callee";
+}
+
+} // namespace
+
 std::optional<RValue> BodyGen::lowerCall(const ast::CallExpr &call) {
+  // The callee is a comptime function value: `f` or `module.f`.
   const auto *ident = llvm::dyn_cast<ast::Identifier>(call.callee);
-  std::optional<Value> callee =
-      ident && !findLocal(ident->name.text)
-          ? interp.getGlobal(module, ident->name.text, call.callee->getLoc())
-          : std::nullopt;
-  if (!ident || findLocal(ident->name.text)) {
+  if (ident && findLocal(ident->name.text)) {
+    unsupported(call, "calling a local value");
+    return std::nullopt;
+  }
+  if (!ident && !llvm::isa<ast::FieldAccess>(call.callee)) {
     unsupported(call, "calling this kind of callee");
     return std::nullopt;
   }
+  std::optional<Value> callee =
+      ident ? interp.getGlobal(module, ident->name.text, call.callee->getLoc())
+            : interp.evaluate(module, *call.callee);
   if (!callee)
     return std::nullopt;
   const auto *fnType = callee->is(Value::Kind::Function)
                            ? llvm::dyn_cast<sema::FunctionType>(callee->getType())
                            : nullptr;
-  if (!fnType || fnType->isTask() || callee->getModule() != &module) {
+  if (!fnType || fnType->isTask() || !callee->getModule()) {
     diags.error(call.callee->getLoc(),
                 fnType && fnType->isTask()
                     ? llvm::Twine("a task cannot be called")
-                    : "'" + ident->name.text +
-                          "' is not a function of this program");
+                    : "'" + describeCallee(*call.callee) +
+                          "' is not a function");
     return std::nullopt;
   }
   const ast::FnDecl &fn = *callee->getFunctionDecl();
@@ -403,7 +420,8 @@ std::optional<RValue> BodyGen::lowerCall(const ast::CallExpr &call) {
       return std::nullopt;
     args.push_back(m);
   }
-  std::optional<std::string> symbol = symbols.function(fn, call.getLoc());
+  std::optional<std::string> symbol =
+      symbols.function(*callee->getModule(), fn, call.getLoc());
   if (!symbol)
     return std::nullopt;
   llvm::SmallVector<mlir::Type> results;

@@ -406,7 +406,7 @@ bool BodyGen::lowerAddress(const ast::Expr &expr, mlir::Value &memref,
         interp.getGlobal(module, ident->name.text, expr.getLoc());
     if (!global)
       return false;
-    std::optional<std::string> symbol = symbols.global(*var, expr.getLoc());
+    std::optional<std::string> symbol = symbols.global(module, *var, expr.getLoc());
     if (!symbol)
       return false;
     mlir::MemRefType storage = getStorageType(ctx, global->getType());

@@ -16,14 +16,17 @@ namespace tessera::frontend::mlirgen {
 /// How a body reaches program-level symbols; ProgramGen emits each on first
 /// request. Both report their own errors and return nullopt after one.
 struct SymbolRequests {
-  std::function<std::optional<std::string>(const ast::FnDecl &, llvm::SMLoc)>
+  using Request = std::function<std::optional<std::string>(
+      sema::ModuleInstance &, const ast::VarDecl &, llvm::SMLoc)>;
+  /// A function of a module of the program.
+  std::function<std::optional<std::string>(
+      sema::ModuleInstance &, const ast::FnDecl &, llvm::SMLoc)>
       function;
-  std::function<std::optional<std::string>(const ast::VarDecl &, llvm::SMLoc)>
-      global;
+  /// A top-level `var`.
+  Request global;
   /// A top-level `const` initialized by `@allocate_fifo`: its
   /// csl.allocate_fifo symbol.
-  std::function<std::optional<std::string>(const ast::VarDecl &, llvm::SMLoc)>
-      fifo;
+  Request fifo;
 };
 
 /// Lowers the body of `decl` (whose sema type is `type`) into the entry

@@ -122,8 +122,8 @@ std::optional<Value> ProgramBuiltins::bindTask(sema::BuiltinArgs &args,
       return std::nullopt;
     }
   }
-  record->tasks.push_back({task->getFunctionDecl(), kind, id->getHandleID(),
-                           args.getCall().getLoc()});
+  record->tasks.push_back({task->getFunctionDecl(), task->getModule(), kind,
+                           id->getHandleID(), args.getCall().getLoc()});
   return Value::getVoid(interp.getTypes());
 }
 
@@ -163,12 +163,15 @@ std::optional<Value> ProgramBuiltins::exportSymbol(sema::BuiltinArgs &args) {
   // The symbol is named, not evaluated: a `const` would fold to its value.
   const auto *ident = llvm::dyn_cast<ast::Identifier>(&args.getArg(0));
   const ast::Node *decl = nullptr;
+  sema::ModuleInstance *module = current;
   if (ident) {
     std::optional<Value> symbol = args.evaluate(0);
     if (!symbol)
       return std::nullopt;
-    if (symbol->is(Value::Kind::Function))
+    if (symbol->is(Value::Kind::Function)) {
       decl = symbol->getFunctionDecl();
+      module = symbol->getModule();
+    }
     else if (symbol->getSymbol() &&
              llvm::isa<ast::VarDecl>(symbol->getSymbol()))
       decl = symbol->getSymbol();
@@ -202,7 +205,7 @@ std::optional<Value> ProgramBuiltins::exportSymbol(sema::BuiltinArgs &args) {
       return std::nullopt;
     }
   }
-  record->exports.push_back({decl, hostName, args.getCall().getLoc()});
+  record->exports.push_back({decl, module, hostName, args.getCall().getLoc()});
   return Value::getVoid(interp.getTypes());
 }
 

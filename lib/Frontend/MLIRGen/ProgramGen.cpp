@@ -8,6 +8,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
 
 using namespace tessera;
 using namespace tessera::frontend;
@@ -20,43 +22,61 @@ namespace {
 
 class ProgramGenerator {
 public:
-  ProgramGenerator(sema::Interpreter &interp, sema::ModuleInstance &module,
-                   csl::ProgramOp program)
-      : interp(interp), module(module), program(program),
+  ProgramGenerator(sema::Interpreter &interp, ProgramBuiltins &builtins,
+                   sema::ModuleInstance &root, csl::ProgramOp program)
+      : interp(interp), builtins(builtins), root(root), program(program),
         ctx(*program.getContext()), builder(&ctx),
         diags(interp.getDiagnostics()) {
     builder.setInsertionPointToEnd(&program.getBody().front());
-    symbols.function = [this](const ast::FnDecl &fn, llvm::SMLoc at) {
-      return requestFunction(fn, at);
+    symbols.function = [this](sema::ModuleInstance &m, const ast::FnDecl &fn,
+                              llvm::SMLoc at) {
+      return requestFunction(m, fn, at);
     };
-    symbols.global = [this](const ast::VarDecl &var, llvm::SMLoc at) {
-      return requestGlobal(var, at);
+    symbols.global = [this](sema::ModuleInstance &m, const ast::VarDecl &var,
+                            llvm::SMLoc at) {
+      return requestGlobal(m, var, at);
     };
-    symbols.fifo = [this](const ast::VarDecl &var, llvm::SMLoc at) {
-      return requestFifo(var, at);
+    symbols.fifo = [this](sema::ModuleInstance &m, const ast::VarDecl &var,
+                          llvm::SMLoc at) {
+      return requestFifo(m, var, at);
     };
   }
 
-  bool run(const ProgramRecord &record);
+  bool run();
 
 private:
-  std::optional<std::string> requestFunction(const ast::FnDecl &fn,
+  /// Runs the comptime blocks of `m`, a module of this program, and emits
+  /// what they recorded.
+  bool addModule(sema::ModuleInstance &m);
+  /// Modules imported by the program's modules that are not part of it yet.
+  std::vector<sema::ModuleInstance *> findNewImports();
+  /// The program-level symbol of declaration `name` of module `m`: the
+  /// name itself in the root module, prefixed by the module's name in an
+  /// imported one.
+  std::string getSymbolName(sema::ModuleInstance &m, llvm::StringRef name);
+  std::optional<std::string> requestFunction(sema::ModuleInstance &m,
+                                             const ast::FnDecl &fn,
                                              llvm::SMLoc at);
-  std::optional<std::string> requestGlobal(const ast::VarDecl &var,
+  std::optional<std::string> requestGlobal(sema::ModuleInstance &m,
+                                           const ast::VarDecl &var,
                                            llvm::SMLoc at);
   /// `const f = @allocate_fifo(buf[, opts])` as csl.allocate_fifo.
-  std::optional<std::string> requestFifo(const ast::VarDecl &var,
+  std::optional<std::string> requestFifo(sema::ModuleInstance &m,
+                                         const ast::VarDecl &var,
                                          llvm::SMLoc at);
   /// The task an `.activate_push`/`.activate_pop` option names: a task bound
   /// to a local task ID, or that ID; empty after an error.
-  std::optional<std::string> getFifoHook(const ast::FieldInit &field);
+  std::optional<std::string> getFifoHook(sema::ModuleInstance &m,
+                                         const ast::FieldInit &field);
   /// `.priority = .{ .high = true }` and the like; nullopt after an error.
-  std::optional<csl::Priority> getFifoPriority(const ast::FieldInit &field);
+  std::optional<csl::Priority> getFifoPriority(sema::ModuleInstance &m,
+                                               const ast::FieldInit &field);
   bool emitTask(const TaskBinding &binding);
   bool emitStartup(const StartupAction &action);
   bool emitExport(const SymbolExport &exported);
-  /// The sema function type of `fn`, or null after an error.
-  const sema::FunctionType *getFunctionType(const ast::FnDecl &fn,
+  /// The sema function type of `fn` of module `m`, or null after an error.
+  const sema::FunctionType *getFunctionType(sema::ModuleInstance &m,
+                                            const ast::FnDecl &fn,
                                             llvm::SMLoc at);
   /// Lowers the bodies queued by requestFunction until none is left.
   bool drainFunctions();
@@ -67,31 +87,73 @@ private:
     return getLocation(ctx, diags.getSourceMgr(), l);
   }
 
+  struct PendingBody {
+    sema::ModuleInstance *module;
+    const ast::FnDecl *fn;
+    mlir::func::FuncOp func;
+  };
+  using DeclKey = std::pair<const sema::ModuleInstance *, const ast::Node *>;
+
   sema::Interpreter &interp;
-  sema::ModuleInstance &module;
+  ProgramBuiltins &builtins;
+  sema::ModuleInstance &root;
   csl::ProgramOp program;
   mlir::MLIRContext &ctx;
   mlir::OpBuilder builder;
   sema::DiagnosticEngine &diags;
   SymbolRequests symbols;
-  llvm::DenseMap<const ast::Node *, std::string> emitted;
-  const ProgramRecord *record = nullptr;
-  std::vector<std::pair<const ast::FnDecl *, mlir::func::FuncOp>> pending;
+  llvm::DenseMap<DeclKey, std::string> emitted;
+  /// The modules of this program in the order they joined, with the prefix
+  /// of their symbols.
+  std::vector<sema::ModuleInstance *> modules;
+  llvm::DenseMap<const sema::ModuleInstance *, std::string> prefixes;
+  llvm::StringSet<> usedPrefixes;
+  /// Every task binding of every module, for FIFO hooks.
+  std::vector<TaskBinding> tasks;
+  std::vector<PendingBody> pending;
 };
 
 const sema::FunctionType *
-ProgramGenerator::getFunctionType(const ast::FnDecl &fn, llvm::SMLoc at) {
-  std::optional<Value> value = interp.getGlobal(module, fn.name.text, at);
+ProgramGenerator::getFunctionType(sema::ModuleInstance &m,
+                                  const ast::FnDecl &fn, llvm::SMLoc at) {
+  std::optional<Value> value = interp.getGlobal(m, fn.name.text, at);
   if (!value)
     return nullptr;
   return llvm::dyn_cast<sema::FunctionType>(value->getType());
 }
 
+std::string ProgramGenerator::getSymbolName(sema::ModuleInstance &m,
+                                           llvm::StringRef name) {
+  if (&m == &root)
+    return name.str();
+  auto [it, inserted] = prefixes.try_emplace(&m);
+  if (inserted) {
+    // "<memcpy/memcpy>" and "lib/util.csl" give "memcpy" and "util"; a
+    // second instance of the same file gets a numbered prefix.
+    llvm::StringRef spec = m.getName();
+    spec.consume_front("<");
+    spec.consume_back(">");
+    spec = llvm::sys::path::filename(spec);
+    spec.consume_back(".csl");
+    std::string base;
+    for (char c : spec)
+      base += llvm::isAlnum(c) ? c : '_';
+    if (base.empty() || llvm::isDigit(base.front()))
+      base.insert(0, "m");
+    std::string prefix = base;
+    for (unsigned n = 2; !usedPrefixes.insert(prefix).second; ++n)
+      prefix = base + "_" + std::to_string(n);
+    it->second = prefix;
+  }
+  return it->second + "." + name.str();
+}
+
 std::optional<std::string>
-ProgramGenerator::requestFunction(const ast::FnDecl &fn, llvm::SMLoc at) {
-  if (auto it = emitted.find(&fn); it != emitted.end())
+ProgramGenerator::requestFunction(sema::ModuleInstance &m,
+                                  const ast::FnDecl &fn, llvm::SMLoc at) {
+  if (auto it = emitted.find({&m, &fn}); it != emitted.end())
     return it->second;
-  const sema::FunctionType *type = getFunctionType(fn, at);
+  const sema::FunctionType *type = getFunctionType(m, fn, at);
   if (!type)
     return std::nullopt;
   if (!fn.body) {
@@ -117,21 +179,23 @@ ProgramGenerator::requestFunction(const ast::FnDecl &fn, llvm::SMLoc at) {
       return std::nullopt;
     }
   }
+  std::string name = getSymbolName(m, fn.name.text);
   auto func = mlir::func::FuncOp::create(
-      builder, loc(fn.getLoc()), fn.name.text,
+      builder, loc(fn.getLoc()), name,
       builder.getFunctionType(params, results));
   func.addEntryBlock();
-  emitted[&fn] = fn.name.text.str();
-  pending.push_back({&fn, func});
-  return fn.name.text.str();
+  emitted[{&m, &fn}] = name;
+  pending.push_back({&m, &fn, func});
+  return name;
 }
 
 std::optional<std::string>
-ProgramGenerator::requestGlobal(const ast::VarDecl &var, llvm::SMLoc at) {
-  if (auto it = emitted.find(&var); it != emitted.end())
+ProgramGenerator::requestGlobal(sema::ModuleInstance &m,
+                                const ast::VarDecl &var, llvm::SMLoc at) {
+  if (auto it = emitted.find({&m, &var}); it != emitted.end())
     return it->second;
-  sema::GlobalSlot *slot = module.findGlobal(var.name.text);
-  std::optional<Value> value = interp.getGlobal(module, var.name.text, at);
+  sema::GlobalSlot *slot = m.findGlobal(var.name.text);
+  std::optional<Value> value = interp.getGlobal(m, var.name.text, at);
   if (!value || !slot)
     return std::nullopt;
   mlir::MemRefType storage = getStorageType(ctx, value->getType());
@@ -151,21 +215,23 @@ ProgramGenerator::requestGlobal(const ast::VarDecl &var, llvm::SMLoc at) {
       return std::nullopt;
     }
   }
+  std::string name = getSymbolName(m, var.name.text);
   mlir::memref::GlobalOp::create(
-      builder, loc(var.getLoc()), var.name.text,
+      builder, loc(var.getLoc()), name,
       /*sym_visibility=*/mlir::StringAttr(), storage, initial,
       /*constant=*/false, /*alignment=*/mlir::IntegerAttr());
-  emitted[&var] = var.name.text.str();
-  return var.name.text.str();
+  emitted[{&m, &var}] = name;
+  return name;
 }
 
 std::optional<std::string>
-ProgramGenerator::getFifoHook(const ast::FieldInit &field) {
-  std::optional<Value> v = interp.evaluate(module, *field.value);
+ProgramGenerator::getFifoHook(sema::ModuleInstance &m,
+                              const ast::FieldInit &field) {
+  std::optional<Value> v = interp.evaluate(m, *field.value);
   if (!v)
     return std::nullopt;
   // The task itself, or the local task ID it is bound to.
-  for (const TaskBinding &binding : record->tasks) {
+  for (const TaskBinding &binding : tasks) {
     if (binding.kind != TaskKind::Local)
       continue;
     bool named = v->is(Value::Kind::Function)
@@ -174,7 +240,7 @@ ProgramGenerator::getFifoHook(const ast::FieldInit &field) {
                            v->getType()->is(Type::Kind::LocalTaskID) &&
                            v->getHandleID() == binding.id;
     if (named)
-      return binding.task->name.text.str();
+      return getSymbolName(*binding.module, binding.task->name.text);
   }
   diags.error(field.value->getLoc(),
               "'." + field.name.text +
@@ -183,13 +249,14 @@ ProgramGenerator::getFifoHook(const ast::FieldInit &field) {
 }
 
 std::optional<csl::Priority>
-ProgramGenerator::getFifoPriority(const ast::FieldInit &field) {
+ProgramGenerator::getFifoPriority(sema::ModuleInstance &m,
+                                  const ast::FieldInit &field) {
   // Exactly one of .low, .medium, .high set to true.
   const auto *lit = llvm::dyn_cast<ast::StructLiteral>(field.value);
   std::optional<csl::Priority> priority;
   if (lit && lit->fields.size() == 1) {
     const ast::FieldInit &level = *lit->fields.front();
-    std::optional<Value> on = interp.evaluate(module, *level.value);
+    std::optional<Value> on = interp.evaluate(m, *level.value);
     if (!on)
       return std::nullopt;
     if (on->is(Value::Kind::Bool) && on->getBool())
@@ -204,8 +271,9 @@ ProgramGenerator::getFifoPriority(const ast::FieldInit &field) {
 }
 
 std::optional<std::string>
-ProgramGenerator::requestFifo(const ast::VarDecl &var, llvm::SMLoc at) {
-  if (auto it = emitted.find(&var); it != emitted.end())
+ProgramGenerator::requestFifo(sema::ModuleInstance &m, const ast::VarDecl &var,
+                              llvm::SMLoc at) {
+  if (auto it = emitted.find({&m, &var}); it != emitted.end())
     return it->second;
   const auto &call = *llvm::cast<ast::BuiltinCall>(var.init);
   if (call.args.empty() || call.args.size() > 2) {
@@ -216,8 +284,7 @@ ProgramGenerator::requestFifo(const ast::VarDecl &var, llvm::SMLoc at) {
   }
   // The buffer is named, not evaluated: it must be a top-level `var`.
   const auto *ident = llvm::dyn_cast<ast::Identifier>(call.args[0]);
-  sema::GlobalSlot *slot =
-      ident ? module.findGlobal(ident->name.text) : nullptr;
+  sema::GlobalSlot *slot = ident ? m.findGlobal(ident->name.text) : nullptr;
   const auto *buffer =
       slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
   if (!buffer || buffer->varKind != ast::VarKind::Var) {
@@ -225,7 +292,7 @@ ProgramGenerator::requestFifo(const ast::VarDecl &var, llvm::SMLoc at) {
                 "'@allocate_fifo' expects the name of a top-level array 'var'");
     return std::nullopt;
   }
-  std::optional<std::string> bufferSymbol = requestGlobal(*buffer, at);
+  std::optional<std::string> bufferSymbol = requestGlobal(m, *buffer, at);
   if (!bufferSymbol)
     return std::nullopt;
   auto global = mlir::cast<mlir::memref::GlobalOp>(
@@ -243,13 +310,13 @@ ProgramGenerator::requestFifo(const ast::VarDecl &var, llvm::SMLoc at) {
     for (const ast::FieldInit *f : opts->fields) {
       llvm::StringRef name = f->name.text;
       if (name == "activate_push" || name == "activate_pop") {
-        std::optional<std::string> task = getFifoHook(*f);
+        std::optional<std::string> task = getFifoHook(m, *f);
         if (!task)
           return std::nullopt;
         (name == "activate_push" ? push : pop) =
             mlir::FlatSymbolRefAttr::get(&ctx, *task);
       } else if (name == "priority") {
-        if (!(priority = getFifoPriority(*f)))
+        if (!(priority = getFifoPriority(m, *f)))
           return std::nullopt;
       } else {
         diags.error(f->name.loc(),
@@ -260,8 +327,9 @@ ProgramGenerator::requestFifo(const ast::VarDecl &var, llvm::SMLoc at) {
   }
   auto type = csl::DSDType::get(&ctx, csl::DSDKind::Fifo,
                                 global.getType().getElementType());
+  std::string name = getSymbolName(m, var.name.text);
   auto op = csl::AllocateFifoOp::create(
-      builder, loc(call.getLoc()), var.name.text, *bufferSymbol, type,
+      builder, loc(call.getLoc()), name, *bufferSymbol, type,
       /*activate_push=*/FlatRef(), /*activate_pop=*/FlatRef(),
       priority ? csl::PriorityAttr::get(&ctx, *priority) : csl::PriorityAttr());
   // The buffer and priority rules live in the op's verifier. The hooks are
@@ -276,8 +344,8 @@ ProgramGenerator::requestFifo(const ast::VarDecl &var, llvm::SMLoc at) {
     op.setActivatePushAttr(push);
   if (pop)
     op.setActivatePopAttr(pop);
-  emitted[&var] = var.name.text.str();
-  return var.name.text.str();
+  emitted[{&m, &var}] = name;
+  return name;
 }
 
 csl::TaskKind getCSLKind(TaskKind kind) {
@@ -294,7 +362,8 @@ csl::TaskKind getCSLKind(TaskKind kind) {
 
 bool ProgramGenerator::emitTask(const TaskBinding &binding) {
   const ast::FnDecl &task = *binding.task;
-  const sema::FunctionType *type = getFunctionType(task, binding.loc);
+  sema::ModuleInstance &m = *binding.module;
+  const sema::FunctionType *type = getFunctionType(m, task, binding.loc);
   if (!type)
     return false;
   llvm::SmallVector<mlir::Type> params;
@@ -308,12 +377,13 @@ bool ProgramGenerator::emitTask(const TaskBinding &binding) {
       return false;
     }
   }
-  auto op = csl::TaskOp::create(builder, loc(task.getLoc()), task.name.text,
+  std::string name = getSymbolName(m, task.name.text);
+  auto op = csl::TaskOp::create(builder, loc(task.getLoc()), name,
                                 getCSLKind(binding.kind), params,
                                 static_cast<int64_t>(binding.id));
-  emitted[&task] = task.name.text.str();
+  emitted[{&m, &task}] = name;
   mlir::OpBuilder::InsertionGuard guard(builder);
-  return lowerBody(interp, module, symbols, task, *type, op.getBody());
+  return lowerBody(interp, m, symbols, task, *type, op.getBody());
 }
 
 bool ProgramGenerator::emitStartup(const StartupAction &action) {
@@ -358,13 +428,13 @@ bool ProgramGenerator::emitExport(const SymbolExport &exported) {
   bool isMutable = false;
   std::optional<std::string> symbol;
   if (const auto *fn = llvm::dyn_cast<ast::FnDecl>(exported.decl)) {
-    if (!(symbol = requestFunction(*fn, exported.loc)))
+    if (!(symbol = requestFunction(*exported.module, *fn, exported.loc)))
       return false;
     type = mlir::cast<mlir::func::FuncOp>(program.lookupSymbol(*symbol))
                .getFunctionType();
   } else {
     const auto &var = *llvm::cast<ast::VarDecl>(exported.decl);
-    if (!(symbol = requestGlobal(var, exported.loc)))
+    if (!(symbol = requestGlobal(*exported.module, var, exported.loc)))
       return false;
     type = mlir::cast<mlir::memref::GlobalOp>(program.lookupSymbol(*symbol))
                .getType();
@@ -388,10 +458,12 @@ bool ProgramGenerator::emitExport(const SymbolExport &exported) {
 
 bool ProgramGenerator::drainFunctions() {
   while (!pending.empty()) {
-    auto [fn, func] = pending.back();
+    PendingBody next = pending.back();
     pending.pop_back();
-    const sema::FunctionType *type = getFunctionType(*fn, fn->getLoc());
-    if (!type || !lowerBody(interp, module, symbols, *fn, *type, func.getBody()))
+    const sema::FunctionType *type =
+        getFunctionType(*next.module, *next.fn, next.fn->getLoc());
+    if (!type || !lowerBody(interp, *next.module, symbols, *next.fn, *type,
+                            next.func.getBody()))
       return false;
   }
   return true;
@@ -425,12 +497,19 @@ void ProgramGenerator::sortBody() {
       op->moveBefore(&body, body.end());
 }
 
-bool ProgramGenerator::run(const ProgramRecord &record) {
-  this->record = &record;
+bool ProgramGenerator::addModule(sema::ModuleInstance &m) {
+  modules.push_back(&m);
+  ProgramRecord record;
+  builtins.setRecord(&record, &m);
+  unsigned errors = diags.getNumErrors();
+  bool ran = interp.runComptimeBlocks(m);
+  builtins.setRecord(nullptr);
+  if (!ran || diags.getNumErrors() != errors)
+    return false;
   // Globals the comptime code referenced need storage even when no
   // run-time code names them (a `var` a comptime block took the address of).
-  for (const ast::VarDecl *var : module.getReferencedVars())
-    if (!requestGlobal(*var, var->getLoc()))
+  for (const ast::VarDecl *var : m.getReferencedVars())
+    if (!requestGlobal(m, *var, var->getLoc()))
       return false;
   for (const StartupAction &action : record.startup)
     if (!emitStartup(action))
@@ -442,14 +521,50 @@ bool ProgramGenerator::run(const ProgramRecord &record) {
                                                     : csl::QueueKind::Output),
         builder.getI64IntegerAttr(queue.queue),
         builder.getI64IntegerAttr(queue.color));
+  // Bodies may name any bound task (FIFO hooks), so all are known first.
+  tasks.insert(tasks.end(), record.tasks.begin(), record.tasks.end());
   for (const TaskBinding &task : record.tasks)
     if (!emitTask(task))
       return false;
   for (const SymbolExport &exported : record.exports)
     if (!emitExport(exported))
       return false;
-  if (!drainFunctions())
+  return true;
+}
+
+std::vector<sema::ModuleInstance *> ProgramGenerator::findNewImports() {
+  // A module joins the program when one of its modules evaluated an
+  // `@import_module` into a const or var. Params are skipped: a module
+  // passed in as a param belongs to whoever imported it (often the layout).
+  std::vector<sema::ModuleInstance *> found;
+  for (sema::ModuleInstance *m : modules) {
+    for (const ast::Node *decl : m->getFile().decls) {
+      const auto *var = llvm::dyn_cast<ast::VarDecl>(decl);
+      if (!var || var->varKind == ast::VarKind::Param)
+        continue;
+      const sema::GlobalSlot *slot = m->findGlobal(var->name.text);
+      if (!slot || slot->decl != var ||
+          slot->state != sema::GlobalSlot::State::Done ||
+          !slot->value.is(Value::Kind::Module))
+        continue;
+      sema::ModuleInstance *imported = slot->value.getModule();
+      if (!llvm::is_contained(modules, imported) &&
+          !llvm::is_contained(found, imported))
+        found.push_back(imported);
+    }
+  }
+  return found;
+}
+
+bool ProgramGenerator::run() {
+  if (!addModule(root) || !drainFunctions())
     return false;
+  // Lowering code may import more modules; each brings its comptime blocks.
+  for (std::vector<sema::ModuleInstance *> next = findNewImports();
+       !next.empty(); next = findNewImports())
+    for (sema::ModuleInstance *m : next)
+      if (!addModule(*m) || !drainFunctions())
+        return false;
   sortBody();
   return true;
 }
@@ -458,7 +573,7 @@ bool ProgramGenerator::run(const ProgramRecord &record) {
 
 mlir::FailureOr<csl::ProgramOp> mlirgen::generateProgram(
     mlir::OpBuilder &builder, sema::Interpreter &interp,
-    sema::ModuleInstance &module, const ProgramRecord &record,
+    ProgramBuiltins &builtins, sema::ModuleInstance &module,
     llvm::StringRef symbol, mlir::StringAttr file,
     mlir::DictionaryAttr params) {
   csl::Arch arch = interp.getOptions().arch == target::Arch::WSE3
@@ -469,7 +584,7 @@ mlir::FailureOr<csl::ProgramOp> mlirgen::generateProgram(
   program.setFileAttr(file);
   if (params && !params.empty())
     program.setParamsAttr(params);
-  if (!ProgramGenerator(interp, module, program).run(record)) {
+  if (!ProgramGenerator(interp, builtins, module, program).run()) {
     program->erase();
     return mlir::failure();
   }

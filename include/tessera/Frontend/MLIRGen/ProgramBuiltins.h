@@ -23,6 +23,8 @@ enum class TaskKind : uint8_t { Data, Local, Control };
 
 struct TaskBinding {
   const ast::FnDecl *task = nullptr;
+  sema::ModuleInstance *module = nullptr; // the task's module
+
   TaskKind kind = TaskKind::Local;
   uint64_t id = 0;
   llvm::SMLoc loc;
@@ -38,6 +40,7 @@ struct StartupAction {
 /// `@export_symbol(symbol, "name")`: a top-level `var`/`const` or a `fn`.
 struct SymbolExport {
   const ast::Node *decl = nullptr; // VarDecl or FnDecl
+  sema::ModuleInstance *module = nullptr; // the declaration's module
   std::string name;
   llvm::SMLoc loc;
 };
@@ -63,9 +66,12 @@ public:
 
   /// Registers the builtins with the interpreter.
   void install();
-  /// Where the builtins record; null outside a tile program's comptime
-  /// blocks, where they are errors.
-  void setRecord(ProgramRecord *r) { record = r; }
+  /// Where the builtins record while `module`'s comptime blocks run; null
+  /// outside a tile program's comptime blocks, where they are errors.
+  void setRecord(ProgramRecord *r, sema::ModuleInstance *module = nullptr) {
+    record = r;
+    current = module;
+  }
 
 private:
   std::optional<sema::Value> bindTask(sema::BuiltinArgs &args, TaskKind kind);
@@ -82,6 +88,7 @@ private:
 
   sema::Interpreter &interp;
   ProgramRecord *record = nullptr;
+  sema::ModuleInstance *current = nullptr;
 };
 
 } // namespace tessera::frontend::mlirgen

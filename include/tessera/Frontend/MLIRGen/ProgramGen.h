@@ -1,7 +1,7 @@
 //===- ProgramGen.h - A program instance to a csl.program -------*- C++ -*-===//
 //
-// Builds the `csl.program` of one program instance after its comptime
-// blocks ran (docs/MLIRGen.md). Emission is lazy: only what the exports,
+// Builds the `csl.program` of one program instance and the modules it
+// imports (docs/MLIRGen.md). Emission is lazy: only what the exports,
 // the bound tasks and the comptime code reach is emitted, so an
 // unreferenced global is never allocated.
 //
@@ -17,11 +17,13 @@
 
 namespace tessera::frontend::mlirgen {
 
-/// Appends the program at the builder's insertion point. User errors are
-/// reported through the interpreter's DiagnosticEngine and give failure.
+/// Runs the comptime blocks of `module` and of every module it imports
+/// (recording through `builtins`) and appends their program at the
+/// builder's insertion point. User errors are reported through the
+/// interpreter's DiagnosticEngine and give failure.
 mlir::FailureOr<csl::ProgramOp>
 generateProgram(mlir::OpBuilder &builder, sema::Interpreter &interp,
-                sema::ModuleInstance &module, const ProgramRecord &record,
+                ProgramBuiltins &builtins, sema::ModuleInstance &module,
                 llvm::StringRef symbol, mlir::StringAttr file,
                 mlir::DictionaryAttr params);
 
