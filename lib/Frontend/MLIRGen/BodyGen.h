@@ -93,6 +93,13 @@ private:
   bool lowerAddress(const ast::Expr &expr, mlir::Value &memref,
                     llvm::SmallVectorImpl<mlir::Value> &indices,
                     const Type *&elementType, bool forWrite = false);
+  /// If `expr` names a top-level pointer `var` of this module, its
+  /// declaration and pointer type; else null.
+  const ast::VarDecl *getPointerGlobal(const ast::Expr &expr,
+                                       const sema::PointerType *&type);
+  /// The current value of a pointer global (csl.load_pointer).
+  mlir::Value loadPointerGlobal(const ast::VarDecl &var,
+                                const sema::PointerType &type, llvm::SMLoc at);
   /// `&x`: the memref of `x` as a pointer.
   std::optional<RValue> lowerAddressOf(const ast::UnaryExpr &expr);
   /// `value` as an SSA value of type `to` (null: its own type).

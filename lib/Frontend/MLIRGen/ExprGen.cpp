@@ -97,6 +97,13 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
   case ast::Node::Kind::BuiltinCall:
     return lowerBuiltin(llvm::cast<ast::BuiltinCall>(expr));
   case ast::Node::Kind::Identifier: {
+    const sema::PointerType *pointerType = nullptr;
+    if (const ast::VarDecl *pointer = getPointerGlobal(expr, pointerType)) {
+      mlir::Value p = loadPointerGlobal(*pointer, *pointerType, expr.getLoc());
+      if (!p)
+        return std::nullopt;
+      return RValue{std::nullopt, p, pointerType};
+    }
     if (const Local *local =
             findLocal(llvm::cast<ast::Identifier>(expr).name.text)) {
       if (local->constant)
@@ -159,6 +166,33 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
   }
   unsupported(expr, describeConstruct(expr.getKind()));
   return std::nullopt;
+}
+
+const ast::VarDecl *
+BodyGen::getPointerGlobal(const ast::Expr &expr,
+                          const sema::PointerType *&type) {
+  const auto *ident = llvm::dyn_cast<ast::Identifier>(&expr);
+  if (!ident || findLocal(ident->name.text))
+    return nullptr;
+  sema::GlobalSlot *slot = module.findGlobal(ident->name.text);
+  const auto *var =
+      slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+  if (!var || var->varKind != ast::VarKind::Var)
+    return nullptr;
+  std::optional<Value> value =
+      interp.getGlobal(module, ident->name.text, expr.getLoc());
+  type = value ? llvm::dyn_cast<sema::PointerType>(value->getType()) : nullptr;
+  return type ? var : nullptr;
+}
+
+mlir::Value BodyGen::loadPointerGlobal(const ast::VarDecl &var,
+                                       const sema::PointerType &type,
+                                       llvm::SMLoc at) {
+  std::optional<std::string> symbol = symbols.global(module, var, at);
+  if (!symbol)
+    return {};
+  return csl::LoadPointerOp::create(builder, loc(at), lowerType(ctx, &type),
+                                    mlir::FlatSymbolRefAttr::get(&ctx, *symbol));
 }
 
 std::optional<RValue> BodyGen::lowerAddressOf(const ast::UnaryExpr &expr) {

@@ -329,6 +329,30 @@ static std::optional<ast::BinaryOp> getBinaryOp(ast::AssignOp op) {
 }
 
 bool BodyGen::lowerAssign(const ast::AssignStmt &assign) {
+  // A pointer global is pointed elsewhere by csl.store_pointer.
+  const sema::PointerType *pointerType = nullptr;
+  if (const ast::VarDecl *pointer =
+          getPointerGlobal(*assign.target, pointerType)) {
+    if (assign.op != ast::AssignOp::Assign) {
+      diags.error(assign.getLoc(), "invalid operand type '" +
+                                       pointerType->str() +
+                                       "' for a compound assignment");
+      return false;
+    }
+    std::optional<std::string> symbol =
+        symbols.global(module, *pointer, assign.target->getLoc());
+    std::optional<RValue> value = symbol ? lowerExpr(*assign.value)
+                                         : std::nullopt;
+    if (!value)
+      return false;
+    mlir::Value stored =
+        materialize(*value, pointerType, assign.value->getLoc());
+    if (!stored)
+      return false;
+    csl::StorePointerOp::create(builder, loc(assign.getLoc()), stored,
+                                mlir::FlatSymbolRefAttr::get(&ctx, *symbol));
+    return true;
+  }
   mlir::Value memref;
   llvm::SmallVector<mlir::Value> indices;
   const Type *elementType = nullptr;
@@ -425,8 +449,16 @@ bool BodyGen::lowerAddress(const ast::Expr &expr, mlir::Value &memref,
         pointerLocal && pointerLocal->value
             ? llvm::dyn_cast<sema::PointerType>(pointerLocal->type)
             : nullptr;
+    mlir::Value pointerValue = pointer ? pointerLocal->value : mlir::Value();
+    if (const ast::VarDecl *global =
+            pointer ? nullptr : getPointerGlobal(*index->base, pointer)) {
+      pointerValue =
+          loadPointerGlobal(*global, *pointer, index->base->getLoc());
+      if (!pointerValue)
+        return false;
+    }
     if (pointer) {
-      memref = pointerLocal->value;
+      memref = pointerValue;
       baseType = pointer;
       if (forWrite && pointer->isConst()) {
         diags.error(expr.getLoc(), "cannot assign through a pointer to const");

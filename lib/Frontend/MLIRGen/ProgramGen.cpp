@@ -60,6 +60,11 @@ private:
   std::optional<std::string> requestGlobal(sema::ModuleInstance &m,
                                            const ast::VarDecl &var,
                                            llvm::SMLoc at);
+  /// A `var` of pointer type as a csl.pointer_global.
+  std::optional<std::string> requestPointerGlobal(sema::ModuleInstance &m,
+                                                  const ast::VarDecl &var,
+                                                  const sema::PointerType &type,
+                                                  const sema::GlobalSlot &slot);
   /// `const f = @allocate_fifo(buf[, opts])` as csl.allocate_fifo.
   std::optional<std::string> requestFifo(sema::ModuleInstance &m,
                                          const ast::VarDecl &var,
@@ -198,6 +203,9 @@ ProgramGenerator::requestGlobal(sema::ModuleInstance &m,
   std::optional<Value> value = interp.getGlobal(m, var.name.text, at);
   if (!value || !slot)
     return std::nullopt;
+  if (const auto *pointer =
+          llvm::dyn_cast<sema::PointerType>(value->getType()))
+    return requestPointerGlobal(m, var, *pointer, *slot);
   mlir::MemRefType storage = getStorageType(ctx, value->getType());
   if (!storage) {
     diags.error(var.getLoc(), "global '" + var.name.text + "' of type '" +
@@ -220,6 +228,51 @@ ProgramGenerator::requestGlobal(sema::ModuleInstance &m,
       builder, loc(var.getLoc()), name,
       /*sym_visibility=*/mlir::StringAttr(), storage, initial,
       /*constant=*/false, /*alignment=*/mlir::IntegerAttr());
+  emitted[{&m, &var}] = name;
+  return name;
+}
+
+std::optional<std::string> ProgramGenerator::requestPointerGlobal(
+    sema::ModuleInstance &m, const ast::VarDecl &var,
+    const sema::PointerType &type, const sema::GlobalSlot &slot) {
+  mlir::Type pointer = lowerType(ctx, &type);
+  if (!pointer) {
+    diags.error(var.getLoc(), "global '" + var.name.text + "' of type '" +
+                                  type.str() +
+                                  "' has no run-time representation");
+    return std::nullopt;
+  }
+  // The initializer is the address of a global (checked by Sema), which
+  // needs storage of its own.
+  FlatRef target;
+  if (slot.initialValue.isValid()) {
+    const auto *pointee = llvm::dyn_cast_or_null<ast::VarDecl>(
+        slot.initialValue.getSymbol());
+    if (!pointee) {
+      diags.error(var.init->getLoc(),
+                  "the initializer of pointer '" + var.name.text +
+                      "' must be the address of a global 'var'");
+      return std::nullopt;
+    }
+    sema::ModuleInstance &owner = slot.initialValue.getModule()
+                                      ? *slot.initialValue.getModule()
+                                      : m;
+    std::optional<std::string> symbol =
+        requestGlobal(owner, *pointee, var.init->getLoc());
+    if (!symbol)
+      return std::nullopt;
+    target = FlatRef::get(&ctx, *symbol);
+  }
+  std::string name = getSymbolName(m, var.name.text);
+  auto op = csl::PointerGlobalOp::create(builder, loc(var.getLoc()),
+                                         builder.getStringAttr(name),
+                                         mlir::TypeAttr::get(pointer), target);
+  if (std::optional<std::string> message = verifyNewOp(op)) {
+    diags.error(var.getLoc(), "invalid pointer '" + var.name.text +
+                                  "': " + *message);
+    op.erase();
+    return std::nullopt;
+  }
   emitted[{&m, &var}] = name;
   return name;
 }
@@ -436,9 +489,21 @@ bool ProgramGenerator::emitExport(const SymbolExport &exported) {
     const auto &var = *llvm::cast<ast::VarDecl>(exported.decl);
     if (!(symbol = requestGlobal(*exported.module, var, exported.loc)))
       return false;
-    type = mlir::cast<mlir::memref::GlobalOp>(program.lookupSymbol(*symbol))
-               .getType();
-    isMutable = var.varKind == ast::VarKind::Var;
+    mlir::Operation *global = program.lookupSymbol(*symbol);
+    if (auto pointer = mlir::dyn_cast<csl::PointerGlobalOp>(global)) {
+      // The host reaches the data the pointer points to, and may write it
+      // unless the pointer is to const.
+      type = pointer.getType();
+      std::optional<Value> value = interp.getGlobal(
+          *exported.module, var.name.text, exported.loc);
+      if (!value)
+        return false;
+      isMutable =
+          !llvm::cast<sema::PointerType>(value->getType())->isConst();
+    } else {
+      type = mlir::cast<mlir::memref::GlobalOp>(global).getType();
+      isMutable = var.varKind == ast::VarKind::Var;
+    }
   }
   auto op = csl::ExportOp::create(
       builder, loc(exported.loc), mlir::FlatSymbolRefAttr::get(&ctx, *symbol),
@@ -470,7 +535,7 @@ bool ProgramGenerator::drainFunctions() {
 }
 
 unsigned getRank(mlir::Operation &op) {
-  if (mlir::isa<mlir::memref::GlobalOp>(op))
+  if (mlir::isa<mlir::memref::GlobalOp, csl::PointerGlobalOp>(op))
     return 0;
   if (mlir::isa<csl::AllocateFifoOp>(op))
     return 1;

@@ -289,6 +289,19 @@ LogicalResult ExportOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return success();
   }
 
+  // An exported pointer variable: the host reaches what it points to.
+  if (auto pointer = dyn_cast_if_present<PointerGlobalOp>(target)) {
+    if (pointer.getType() != type)
+      return emitOpError() << "exported type " << type
+                           << " does not match the type of '" << getSymbol()
+                           << "', " << pointer.getType();
+    Type element = cast<MemRefType>(pointer.getType()).getElementType();
+    if (!isABIScalar(element))
+      return emitOpError() << "exports need 16- or 32-bit elements, '"
+                           << getSymbol() << "' points to " << element;
+    return success();
+  }
+
   if (auto func = dyn_cast_if_present<func::FuncOp>(target)) {
     if (func.getFunctionType() != type)
       return emitOpError() << "exported type " << type

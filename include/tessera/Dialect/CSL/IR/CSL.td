@@ -13,5 +13,6 @@ include "tessera/Dialect/CSL/IR/CSLTypes.td"
 include "tessera/Dialect/CSL/IR/CSLOps.td"
 include "tessera/Dialect/CSL/IR/CSLDSDOps.td"
 include "tessera/Dialect/CSL/IR/CSLDSDBuiltins.td"
+include "tessera/Dialect/CSL/IR/CSLMemoryOps.td"
 
 #endif // TESSERA_DIALECT_CSL_CSL_TD

@@ -1,0 +1,140 @@
+//===- CSLMemoryOps.td - pointer globals and config registers -*- tablegen -*-===//
+//
+// Program state that upstream memref cannot hold: globals whose value is a
+// pointer, and the PE's memory-mapped configuration words.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_DIALECT_CSL_CSLMEMORYOPS_TD
+#define TESSERA_DIALECT_CSL_CSLMEMORYOPS_TD
+
+include "tessera/Dialect/CSL/IR/CSLDialect.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Pointer globals
+//===----------------------------------------------------------------------===//
+
+def CSL_PointerGlobalOp : CSL_Op<"pointer_global", [
+    HasParent<"ProgramOp">, Symbol,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>
+  ]> {
+  let summary = "A global variable that holds a pointer";
+  let description = [{
+    A top-level CSL `var` of pointer type, such as `var p: [*]f32 = &A;`.
+    A pointer is a memref value in run-time code, and a `memref.global`
+    cannot hold one, so the variable is its own op. `type` is the pointer's
+    memref type: `memref<?xT>` for a many-item pointer `[*]T`, the pointee's
+    storage type for a single-item pointer. `target`, when present, names
+    the `memref.global` the pointer initially points to (its first
+    element); its element type must be the pointer's, and for a
+    single-item pointer its type must be `type`. Without `target` the
+    pointer is null until run-time code stores to it.
+
+    Example:
+
+    ```mlir
+    memref.global @A : memref<16xf32> = uninitialized
+    csl.pointer_global @ptr_A = @A : memref<?xf32>
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<AnyMemRef>:$type,
+                       OptionalAttr<FlatSymbolRefAttr>:$target);
+  let assemblyFormat = [{
+    $sym_name (`=` $target^)? attr-dict `:` $type
+  }];
+  let hasVerifier = 1;
+}
+
+def CSL_LoadPointerOp : CSL_Op<"load_pointer", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>
+  ]> {
+  let summary = "Reads a pointer global";
+  let description = [{
+    The current value of `csl.pointer_global @global`.
+
+    Example:
+
+    ```mlir
+    %p = csl.load_pointer @ptr_A : memref<?xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$global);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "$global attr-dict `:` type($result)";
+}
+
+def CSL_StorePointerOp : CSL_Op<"store_pointer", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>
+  ]> {
+  let summary = "Makes a pointer global point elsewhere";
+  let description = [{
+    Stores `value` into `csl.pointer_global @global`; the types must match.
+
+    Example:
+
+    ```mlir
+    csl.store_pointer %p, @ptr_A : memref<?xf32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$value, FlatSymbolRefAttr:$global);
+  let assemblyFormat = "$value `,` $global attr-dict `:` type($value)";
+}
+
+//===----------------------------------------------------------------------===//
+// Configuration words
+//===----------------------------------------------------------------------===//
+
+def CSL_GetConfigOp : CSL_Op<"get_config"> {
+  let summary = "Reads a memory-mapped configuration word";
+  let description = [{
+    CSL's `@get_config(addr)`: the 16-bit configuration word at word address
+    `addr` (router color and switch configuration, the PE's coordinates,
+    the timestamp counter; docs/Library.md lists the map).
+
+    Example:
+
+    ```mlir
+    %x = csl.get_config %addr : i16
+    ```
+  }];
+  let arguments = (ins I16:$addr);
+  let results = (outs I16:$result);
+  let assemblyFormat = "$addr attr-dict `:` type($result)";
+}
+
+def CSL_SetConfigOp : CSL_Op<"set_config"> {
+  let summary = "Writes a memory-mapped configuration word";
+  let description = [{
+    CSL's `@set_config(addr, value)`: writes the 16-bit `value` to the
+    configuration word at word address `addr`.
+
+    Example:
+
+    ```mlir
+    csl.set_config %addr, %value : i16
+    ```
+  }];
+  let arguments = (ins I16:$addr, I16:$value);
+  let assemblyFormat = "$addr `,` $value attr-dict `:` type($value)";
+}
+
+def CSL_Random16Op : CSL_Op<"random16"> {
+  let summary = "The next value of the PE's pseudo-random generator";
+  let description = [{
+    CSL's `@random16()`: 16 fresh pseudo-random bits; each call advances
+    the PE's generator state.
+
+    Example:
+
+    ```mlir
+    %r = csl.random16 : i16
+    ```
+  }];
+  let results = (outs I16:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+#endif // TESSERA_DIALECT_CSL_CSLMEMORYOPS_TD

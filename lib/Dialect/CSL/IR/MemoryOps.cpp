@@ -1,0 +1,69 @@
+//===- MemoryOps.cpp - pointer globals and configuration words ------------===//
+
+#include "tessera/Dialect/CSL/IR/CSLOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace tessera::csl;
+
+namespace {
+
+/// The pointer global `global` names from `op`, or an error.
+FailureOr<PointerGlobalOp> lookupPointer(Operation *op,
+                                         SymbolTableCollection &symbols,
+                                         FlatSymbolRefAttr global, Type type) {
+  auto pointer = symbols.lookupNearestSymbolFrom<PointerGlobalOp>(op, global);
+  if (!pointer)
+    return op->emitOpError()
+           << "'" << global.getValue() << "' does not name a pointer global";
+  if (pointer.getType() != type)
+    return op->emitOpError() << "pointer global '" << global.getValue()
+                             << "' has type " << pointer.getType() << ", not "
+                             << type;
+  return pointer;
+}
+
+} // namespace
+
+LogicalResult PointerGlobalOp::verify() {
+  auto type = cast<MemRefType>(getType());
+  bool many = type.getRank() == 1 && type.isDynamicDim(0);
+  if (!many && !type.hasStaticShape())
+    return emitOpError() << "expects memref<?xT> (a many-item pointer) or a "
+                            "statically shaped memref (a single-item "
+                            "pointer), found "
+                         << type;
+  return success();
+}
+
+LogicalResult
+PointerGlobalOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  if (!getTarget())
+    return success();
+  auto target =
+      symbols.lookupNearestSymbolFrom<memref::GlobalOp>(*this, getTargetAttr());
+  if (!target)
+    return emitOpError() << "'" << *getTarget()
+                         << "' does not name a memref.global";
+  auto type = cast<MemRefType>(getType());
+  MemRefType targetType = target.getType();
+  if (targetType.getElementType() != type.getElementType())
+    return emitOpError() << "points to elements of type "
+                         << type.getElementType() << " but '" << *getTarget()
+                         << "' holds " << targetType.getElementType();
+  if (type.hasStaticShape() && targetType != type)
+    return emitOpError() << "a single-item pointer of type " << type
+                         << " cannot point to '" << *getTarget()
+                         << "' of type " << targetType;
+  return success();
+}
+
+LogicalResult LoadPointerOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return lookupPointer(*this, symbols, getGlobalAttr(), getType());
+}
+
+LogicalResult
+StorePointerOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return lookupPointer(*this, symbols, getGlobalAttr(), getValue().getType());
+}

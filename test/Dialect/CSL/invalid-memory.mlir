@@ -1,0 +1,70 @@
+// RUN: tessera-opt %s -split-input-file -verify-diagnostics
+
+csl.program @pe arch wse2 {
+  // expected-error @+1 {{'csl.pointer_global' op expects memref<?xT> (a many-item pointer) or a statically shaped memref (a single-item pointer), found 'memref<?x?xf32>'}}
+  csl.pointer_global @p : memref<?x?xf32>
+}
+
+// -----
+
+csl.program @pe arch wse2 {
+  memref.global @A : memref<16xi16> = uninitialized
+  // expected-error @+1 {{'csl.pointer_global' op points to elements of type 'f32' but 'A' holds 'i16'}}
+  csl.pointer_global @p = @A : memref<?xf32>
+}
+
+// -----
+
+csl.program @pe arch wse2 {
+  memref.global @A : memref<16xf32> = uninitialized
+  // expected-error @+1 {{'csl.pointer_global' op a single-item pointer of type 'memref<4xf32>' cannot point to 'A' of type 'memref<16xf32>'}}
+  csl.pointer_global @p = @A : memref<4xf32>
+}
+
+// -----
+
+csl.program @pe arch wse2 {
+  func.func @f() {
+    return
+  }
+  // expected-error @+1 {{'csl.pointer_global' op 'f' does not name a memref.global}}
+  csl.pointer_global @p = @f : memref<?xf32>
+}
+
+// -----
+
+csl.program @pe arch wse2 {
+  memref.global @A : memref<16xf32> = uninitialized
+  func.func @f() {
+    // expected-error @+1 {{'csl.load_pointer' op 'A' does not name a pointer global}}
+    %p = csl.load_pointer @A : memref<?xf32>
+    return
+  }
+}
+
+// -----
+
+csl.program @pe arch wse2 {
+  csl.pointer_global @p : memref<?xf32>
+  func.func @f(%m: memref<?xi16>) {
+    // expected-error @+1 {{'csl.store_pointer' op pointer global 'p' has type 'memref<?xf32>', not 'memref<?xi16>'}}
+    csl.store_pointer %m, @p : memref<?xi16>
+    return
+  }
+}
+
+// -----
+
+csl.program @pe arch wse2 {
+  csl.pointer_global @p : memref<?xi8>
+  // expected-error @+1 {{'csl.export' op exports need 16- or 32-bit elements, 'p' points to 'i8'}}
+  csl.export @p as "p" : memref<?xi8>
+}
+
+// -----
+
+csl.program @pe arch wse2 {
+  csl.pointer_global @p : memref<?xf32>
+  // expected-error @+1 {{'csl.export' op exported type 'memref<?xf16>' does not match the type of 'p', 'memref<?xf32>'}}
+  csl.export @p as "p" : memref<?xf16>
+}
