@@ -103,6 +103,9 @@ private:
   /// `&x`: the memref of `x` as a pointer.
   std::optional<RValue> lowerAddressOf(const ast::UnaryExpr &expr);
   /// `value` as an SSA value of type `to` (null: its own type).
+  // Config words, the PRNG and bit casts (IntrinsicGen.cpp).
+  static bool isIntrinsic(llvm::StringRef name);
+  std::optional<RValue> lowerIntrinsic(const ast::BuiltinCall &call);
   // Handles and DSDs (DSDGen.cpp).
   static bool isHandleGetter(llvm::StringRef name);
   std::optional<RValue> lowerHandleGetter(const ast::BuiltinCall &call);

@@ -44,17 +44,23 @@ std::optional<RValue> BodyGen::lowerAs(const ast::BuiltinCall &call) {
       return std::nullopt;
     from->constant.reset();
   }
+  // An enum converts like its tag type.
   const Type *src = from->type;
+  if (const auto *e = llvm::dyn_cast<sema::EnumType>(src))
+    src = e->getTagType();
+  const Type *result = to;
+  if (const auto *e = llvm::dyn_cast<sema::EnumType>(to))
+    to = e->getTagType();
   mlir::Type target = lowerType(ctx, to);
   if (!target || !isNumberOrBool(to) || !isNumberOrBool(src)) {
-    diags.error(call.getLoc(), "cannot convert '" + src->str() + "' to '" +
-                                   to->str() + "' at run time");
+    diags.error(call.getLoc(), "cannot convert '" + from->type->str() +
+                                   "' to '" + result->str() + "' at run time");
     return std::nullopt;
   }
   mlir::Location l = loc(call.getLoc());
   mlir::Value v = from->value;
-  auto done = [&](mlir::Value result) {
-    return std::optional<RValue>(RValue{std::nullopt, result, to});
+  auto done = [&](mlir::Value v) {
+    return std::optional<RValue>(RValue{std::nullopt, v, result});
   };
   if (src == to)
     return done(v);

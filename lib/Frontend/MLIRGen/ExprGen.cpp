@@ -291,6 +291,15 @@ std::optional<RValue> BodyGen::lowerBinaryOp(ast::BinaryOp op, RValue lhs,
     return std::optional<RValue>(RValue{std::nullopt, v, rt});
   };
   const Type *boolType = interp.getTypes().getBool();
+  // Enums are their tags at run time; only equality is defined on them.
+  if (t->is(Type::Kind::Enum)) {
+    if (op != BinaryOp::Eq && op != BinaryOp::Ne)
+      goto invalid;
+    auto pred = op == BinaryOp::Eq ? mlir::arith::CmpIPredicate::eq
+                                   : mlir::arith::CmpIPredicate::ne;
+    return result(mlir::arith::CmpIOp::create(builder, l, pred, a, b),
+                  boolType);
+  }
   if (ast::isComparison(op) && (intType || isBool)) {
     using P = mlir::arith::CmpIPredicate;
     P pred = P::eq;
@@ -477,6 +486,8 @@ std::optional<RValue> BodyGen::lowerBuiltin(const ast::BuiltinCall &call) {
     return lowerHandleGetter(call);
   if (isDSDBuiltin(name))
     return lowerDSDBuiltin(call);
+  if (isIntrinsic(name))
+    return lowerIntrinsic(call);
   bool isActivate = name == "@activate" || name == "activate";
   bool isBlock = name == "@block" || name == "block";
   bool isUnblock = name == "@unblock" || name == "unblock";
@@ -580,7 +591,7 @@ mlir::Value BodyGen::materializeConstant(const Value &value, llvm::SMLoc at) {
   const Type *t = value.getType();
   mlir::Type type = lowerType(ctx, t);
   if (type && (t->is(Type::Kind::Int) || t->is(Type::Kind::Bool) ||
-               t->is(Type::Kind::Float))) {
+               t->is(Type::Kind::Float) || t->is(Type::Kind::Enum))) {
     mlir::Attribute attr = getInitialValue(
         mlir::MemRefType::get({}, type), value);
     auto dense = mlir::cast<mlir::DenseElementsAttr>(attr);

@@ -31,6 +31,9 @@ mlir::Type mlirgen::lowerType(mlir::MLIRContext &context,
       return {};
     }
     return {};
+  case Type::Kind::Enum:
+    // An enum is its tag at run time.
+    return lowerType(context, llvm::cast<sema::EnumType>(type)->getTagType());
   case Type::Kind::Color:
     return csl::ColorType::get(&context);
   case Type::Kind::InputQueue:
@@ -84,7 +87,8 @@ mlir::Attribute getScalarAttr(mlir::Type type, const sema::Value &value) {
   if (auto intType = mlir::dyn_cast<mlir::IntegerType>(type)) {
     if (value.is(sema::Value::Kind::Bool))
       return mlir::IntegerAttr::get(intType, value.getBool() ? 1 : 0);
-    if (!value.is(sema::Value::Kind::Int))
+    if (!value.is(sema::Value::Kind::Int) &&
+        !value.is(sema::Value::Kind::EnumValue))
       return {};
     return mlir::IntegerAttr::get(
         intType, value.getInt().extOrTrunc(intType.getWidth()));

@@ -1,0 +1,96 @@
+//===- IntrinsicGen.cpp - Run-time builtins that touch the PE itself ------===//
+//
+// @get_config, @set_config, @random16 and @bitcast: builtins with no comptime
+// meaning, lowered straight to one operation each.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BodyGen.h"
+
+#include "tessera/Dialect/CSL/IR/CSLOps.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace tessera;
+using namespace tessera::frontend;
+using namespace tessera::frontend::mlirgen;
+
+bool BodyGen::isIntrinsic(llvm::StringRef name) {
+  name.consume_front("@");
+  return llvm::StringSwitch<bool>(name)
+      .Cases({"get_config", "set_config", "random16", "bitcast"}, true)
+      .Default(false);
+}
+
+std::optional<RValue> BodyGen::lowerIntrinsic(const ast::BuiltinCall &call) {
+  llvm::StringRef name = call.name.text;
+  name.consume_front("@");
+  unsigned expected = llvm::StringSwitch<unsigned>(name)
+                          .Case("get_config", 1)
+                          .Case("set_config", 2)
+                          .Case("random16", 0)
+                          .Default(2);
+  if (call.args.size() != expected) {
+    diags.error(call.getLoc(), "'@" + name + "' expects " +
+                                   llvm::Twine(expected) +
+                                   " arguments, found " +
+                                   llvm::Twine(call.args.size()));
+    return std::nullopt;
+  }
+  sema::TypeContext &types = interp.getTypes();
+  const Type *u16 = types.getInt(16, /*isSigned=*/false);
+  mlir::Location l = loc(call.getLoc());
+  // Config addresses and words are u16.
+  auto operand = [&](unsigned i) -> mlir::Value {
+    std::optional<RValue> v = lowerExpr(*call.args[i]);
+    return v ? materialize(*v, u16, call.args[i]->getLoc()) : mlir::Value();
+  };
+  if (name == "get_config") {
+    mlir::Value addr = operand(0);
+    if (!addr)
+      return std::nullopt;
+    return RValue{std::nullopt,
+                  csl::GetConfigOp::create(builder, l, builder.getI16Type(),
+                                           addr),
+                  u16};
+  }
+  if (name == "set_config") {
+    mlir::Value addr = operand(0);
+    mlir::Value value = addr ? operand(1) : mlir::Value();
+    if (!value)
+      return std::nullopt;
+    csl::SetConfigOp::create(builder, l, addr, value);
+    return RValue{Value::getVoid(types), {}, types.getVoid()};
+  }
+  if (name == "random16")
+    return RValue{std::nullopt,
+                  csl::Random16Op::create(builder, l, builder.getI16Type()),
+                  u16};
+
+  // @bitcast(T, x): the same bits seen as another type of the same width.
+  const Type *to = interp.evaluateType(module, *call.args[0]);
+  if (!to)
+    return std::nullopt;
+  std::optional<RValue> from = lowerExpr(*call.args[1]);
+  if (!from)
+    return std::nullopt;
+  mlir::Value v = materialize(*from, from->constant ? nullptr : from->type,
+                              call.args[1]->getLoc());
+  if (!v)
+    return std::nullopt;
+  const Type *fromType = from->constant ? from->constant->getType() : from->type;
+  mlir::Type target = lowerType(ctx, to);
+  bool scalar = target && target.isIntOrFloat() && v.getType().isIntOrFloat();
+  if (!scalar || target.getIntOrFloatBitWidth() !=
+                     v.getType().getIntOrFloatBitWidth()) {
+    diags.error(call.getLoc(), "'@bitcast' needs numbers of the same size, "
+                               "found '" +
+                                   fromType->str() + "' and '" + to->str() +
+                                   "'");
+    return std::nullopt;
+  }
+  if (target == v.getType())
+    return RValue{std::nullopt, v, to};
+  return RValue{std::nullopt,
+                mlir::arith::BitcastOp::create(builder, l, target, v), to};
+}
