@@ -44,14 +44,19 @@ struct Loop {
 
 class BodyGen {
 public:
+  /// Lowers into `body`; `decl` and `type` describe the function or task
+  /// whose body it is, and are null for a global's initializer.
   BodyGen(sema::Interpreter &interp, sema::ModuleInstance &module,
-          const SymbolRequests &symbols, const ast::FnDecl &decl,
-          const sema::FunctionType &type, mlir::Region &body)
+          const SymbolRequests &symbols, const ast::FnDecl *decl,
+          const sema::FunctionType *type, mlir::Region &body)
       : interp(interp), module(module), symbols(symbols), decl(decl),
         type(type), body(body), ctx(*body.getContext()),
         builder(&ctx), diags(interp.getDiagnostics()) {}
 
+  /// The function or task body.
   bool run();
+  /// A global's initializer `init` of type `t`, ended by csl.yield.
+  bool runInitializer(const ast::Expr &init, const Type *t);
 
 private:
   // Statements.
@@ -148,8 +153,8 @@ private:
   sema::Interpreter &interp;
   sema::ModuleInstance &module;
   const SymbolRequests &symbols;
-  const ast::FnDecl &decl;
-  const sema::FunctionType &type;
+  const ast::FnDecl *decl;
+  const sema::FunctionType *type;
   mlir::Region &body;
   mlir::MLIRContext &ctx;
   mlir::OpBuilder builder;

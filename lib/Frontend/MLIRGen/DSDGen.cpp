@@ -85,6 +85,21 @@ std::optional<RValue> BodyGen::lowerDSDBuiltin(const ast::BuiltinCall &call) {
   return lowerDSDOperation(call);
 }
 
+const sema::Type *mlirgen::getDSDVarType(sema::Interpreter &interp,
+                                         sema::ModuleInstance &module,
+                                         const ast::VarDecl &var) {
+  if (var.varKind != ast::VarKind::Var)
+    return nullptr;
+  const ast::Expr *typeExpr = var.type;
+  if (!typeExpr)
+    if (const auto *call =
+            llvm::dyn_cast_or_null<ast::BuiltinCall>(var.init);
+        call && bare(call->name.text) == "get_dsd" && !call->args.empty())
+      typeExpr = call->args[0];
+  const Type *type = typeExpr ? interp.evaluateType(module, *typeExpr) : nullptr;
+  return type && type->is(Type::Kind::DSD) ? type : nullptr;
+}
+
 bool BodyGen::lowerGlobalDSD(const ast::Identifier &ident,
                              std::optional<RValue> &out) {
   sema::GlobalSlot *slot = module.findGlobal(ident.name.text);
@@ -93,12 +108,29 @@ bool BodyGen::lowerGlobalDSD(const ast::Identifier &ident,
   const auto *init =
       var ? llvm::dyn_cast_or_null<ast::BuiltinCall>(var->init) : nullptr;
   bool isFifo = init && bare(init->name.text) == "allocate_fifo";
-  if (!init || (!isFifo && bare(init->name.text) != "get_dsd"))
+  bool isDSDVar = var && !isFifo && var->varKind == ast::VarKind::Var &&
+                  getDSDVarType(interp, module, *var);
+  if (!isDSDVar && (!init || (!isFifo && bare(init->name.text) != "get_dsd")))
     return false;
   out = std::nullopt;
+  if (var->varKind == ast::VarKind::Var && isFifo) {
+    diags.error(var->getLoc(), "'@allocate_fifo' must initialize a 'const': "
+                               "a FIFO cannot be reassigned");
+    return true;
+  }
   if (var->varKind == ast::VarKind::Var) {
-    diags.error(var->getLoc(),
-                "a global 'var' of DSD type is not supported yet");
+    // Run-time state: read the csl.dsd_global's current descriptor.
+    std::optional<std::string> symbol =
+        symbols.dsdGlobal(module, *var, ident.getLoc());
+    if (!symbol)
+      return true;
+    auto global =
+        mlir::SymbolTable::lookupNearestSymbolFrom<csl::DSDGlobalOp>(
+            body.getParentOp(), builder.getStringAttr(*symbol));
+    mlir::Value dsd = csl::LoadDSDOp::create(
+        builder, loc(ident.getLoc()), global.getType(),
+        mlir::FlatSymbolRefAttr::get(&ctx, *symbol));
+    out = RValue{std::nullopt, dsd, getDSDVarType(interp, module, *var)};
     return true;
   }
   if (!isFifo) {

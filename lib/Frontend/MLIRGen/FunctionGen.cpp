@@ -68,31 +68,31 @@ bool BodyGen::run() {
   mlir::Block &entry = body.front();
   builder.setInsertionPointToEnd(&entry);
   scopes.emplace_back();
-  for (auto [i, param] : llvm::enumerate(decl.params)) {
-    if (param->isComptime || !lowerType(ctx, type.getParams()[i])) {
+  for (auto [i, param] : llvm::enumerate(decl->params)) {
+    if (param->isComptime || !lowerType(ctx, type->getParams()[i])) {
       diags.error(param->getLoc(), "parameter '" + param->name.text +
                                        "' of type '" +
-                                       type.getParams()[i]->str() +
+                                       type->getParams()[i]->str() +
                                        "' has no run-time representation");
       return false;
     }
     scopes.back()[param->name.text] =
-        Local{{}, entry.getArgument(i), std::nullopt, type.getParams()[i]};
+        Local{{}, entry.getArgument(i), std::nullopt, type->getParams()[i]};
   }
-  if (!lowerBlock(*decl.body))
+  if (!lowerBlock(*decl->body))
     return false;
   mlir::Block *last = builder.getInsertionBlock();
   if (last->empty() || !last->back().hasTrait<mlir::OpTrait::IsTerminator>()) {
     bool reachable = last == &entry || !last->hasNoPredecessors();
-    if (reachable && !type.getResult()->is(Type::Kind::Void)) {
-      diags.error(decl.body->getRange().End,
-                  "'" + decl.name.text + "' returns '" +
-                      type.getResult()->str() +
+    if (reachable && !type->getResult()->is(Type::Kind::Void)) {
+      diags.error(decl->body->getRange().End,
+                  "'" + decl->name.text + "' returns '" +
+                      type->getResult()->str() +
                       "' but its end is reachable without a 'return'");
       return false;
     }
-    mlir::Location l = loc(decl.body->getRange().End);
-    if (decl.isTask)
+    mlir::Location l = loc(decl->body->getRange().End);
+    if (decl->isTask)
       csl::ReturnOp::create(builder, l);
     else if (reachable)
       mlir::func::ReturnOp::create(builder, l);
@@ -329,6 +329,39 @@ static std::optional<ast::BinaryOp> getBinaryOp(ast::AssignOp op) {
 }
 
 bool BodyGen::lowerAssign(const ast::AssignStmt &assign) {
+  // A DSD global gets a new descriptor by csl.store_dsd.
+  if (const auto *ident = llvm::dyn_cast<ast::Identifier>(assign.target);
+      ident && !findLocal(ident->name.text)) {
+    sema::GlobalSlot *slot = module.findGlobal(ident->name.text);
+    const auto *var =
+        slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+    const Type *dsdType =
+        var ? getDSDVarType(interp, module, *var) : nullptr;
+    if (dsdType) {
+      if (assign.op != ast::AssignOp::Assign) {
+        diags.error(assign.getLoc(), "invalid operand type '" +
+                                         dsdType->str() +
+                                         "' for a compound assignment");
+        return false;
+      }
+      std::optional<std::string> symbol =
+          symbols.dsdGlobal(module, *var, ident->getLoc());
+      std::optional<RValue> value =
+          symbol ? lowerExpr(*assign.value) : std::nullopt;
+      if (!value)
+        return false;
+      if (value->type != dsdType || !value->value) {
+        diags.error(assign.value->getLoc(),
+                    "expected '" + dsdType->str() + "', found '" +
+                        (value->type ? value->type->str() : "?") + "'");
+        return false;
+      }
+      auto op = csl::StoreDSDOp::create(
+          builder, loc(assign.getLoc()), value->value,
+          mlir::FlatSymbolRefAttr::get(&ctx, *symbol));
+      return verifyCreated(op, assign.getLoc(), "=");
+    }
+  }
   // A pointer global is pointed elsewhere by csl.store_pointer.
   const sema::PointerType *pointerType = nullptr;
   if (const ast::VarDecl *pointer =
@@ -864,11 +897,11 @@ bool BodyGen::lowerJump(const ast::Node &stmt, llvm::StringRef label,
 
 bool BodyGen::lowerReturn(const ast::ReturnStmt &stmt) {
   mlir::Location l = loc(stmt.getLoc());
-  const Type *result = type.getResult();
+  const Type *result = type->getResult();
   if (stmt.value) {
     if (result->is(Type::Kind::Void)) {
       diags.error(stmt.value->getLoc(),
-                  "'" + decl.name.text + "' returns no value");
+                  "'" + decl->name.text + "' returns no value");
       return false;
     }
     std::optional<RValue> value = lowerExpr(*stmt.value);
@@ -879,10 +912,10 @@ bool BodyGen::lowerReturn(const ast::ReturnStmt &stmt) {
       return false;
     mlir::func::ReturnOp::create(builder, l, v);
   } else if (!result->is(Type::Kind::Void)) {
-    diags.error(stmt.getLoc(), "'" + decl.name.text + "' must return a '" +
+    diags.error(stmt.getLoc(), "'" + decl->name.text + "' must return a '" +
                                    result->str() + "'");
     return false;
-  } else if (decl.isTask) {
+  } else if (decl->isTask) {
     csl::ReturnOp::create(builder, l);
   } else {
     mlir::func::ReturnOp::create(builder, l);
@@ -894,5 +927,27 @@ bool BodyGen::lowerReturn(const ast::ReturnStmt &stmt) {
 bool mlirgen::lowerBody(sema::Interpreter &interp, sema::ModuleInstance &module,
                         const SymbolRequests &symbols, const ast::FnDecl &decl,
                         const sema::FunctionType &type, mlir::Region &body) {
-  return BodyGen(interp, module, symbols, decl, type, body).run();
+  return BodyGen(interp, module, symbols, &decl, &type, body).run();
+}
+
+bool mlirgen::lowerInitializer(sema::Interpreter &interp,
+                               sema::ModuleInstance &module,
+                               const SymbolRequests &symbols,
+                               const ast::Expr &init, const sema::Type *type,
+                               mlir::Region &body) {
+  return BodyGen(interp, module, symbols, nullptr, nullptr, body)
+      .runInitializer(init, type);
+}
+
+bool BodyGen::runInitializer(const ast::Expr &init, const Type *t) {
+  builder.setInsertionPointToEnd(&body.front());
+  scopes.emplace_back();
+  std::optional<RValue> value = lowerExpr(init);
+  if (!value)
+    return false;
+  mlir::Value v = materialize(*value, t, init.getLoc());
+  if (!v)
+    return false;
+  csl::YieldOp::create(builder, loc(init.getLoc()), v);
+  return true;
 }

@@ -27,6 +27,8 @@ struct SymbolRequests {
   /// A top-level `const` initialized by `@allocate_fifo`: its
   /// csl.allocate_fifo symbol.
   Request fifo;
+  /// A top-level `var` of DSD type: its csl.dsd_global symbol.
+  Request dsdGlobal;
 };
 
 /// Lowers the body of `decl` (whose sema type is `type`) into the entry
@@ -34,6 +36,19 @@ struct SymbolRequests {
 bool lowerBody(sema::Interpreter &interp, sema::ModuleInstance &module,
                const SymbolRequests &symbols, const ast::FnDecl &decl,
                const sema::FunctionType &type, mlir::Region &body);
+
+/// The DSD type of a top-level `var` holding a DSD, from its declared type
+/// or its `@get_dsd(kind, ...)` initializer, without evaluating the
+/// initializer (which only has a run-time meaning); null if it holds none.
+const sema::Type *getDSDVarType(sema::Interpreter &interp,
+                                sema::ModuleInstance &module,
+                                const ast::VarDecl &var);
+
+/// Lowers the initializer `init` of a global of type `type` into the
+/// entry block of `body`, ending it with csl.yield. False after an error.
+bool lowerInitializer(sema::Interpreter &interp, sema::ModuleInstance &module,
+                      const SymbolRequests &symbols, const ast::Expr &init,
+                      const sema::Type *type, mlir::Region &body);
 
 } // namespace tessera::frontend::mlirgen
 

@@ -40,6 +40,10 @@ public:
                           llvm::SMLoc at) {
       return requestFifo(m, var, at);
     };
+    symbols.dsdGlobal = [this](sema::ModuleInstance &m,
+                               const ast::VarDecl &var, llvm::SMLoc at) {
+      return requestDSDGlobal(m, var, at);
+    };
   }
 
   bool run();
@@ -65,6 +69,10 @@ private:
                                                   const ast::VarDecl &var,
                                                   const sema::PointerType &type,
                                                   const sema::GlobalSlot &slot);
+  /// A `var` of DSD type as a csl.dsd_global.
+  std::optional<std::string> requestDSDGlobal(sema::ModuleInstance &m,
+                                              const ast::VarDecl &var,
+                                              llvm::SMLoc at);
   /// `const f = @allocate_fifo(buf[, opts])` as csl.allocate_fifo.
   std::optional<std::string> requestFifo(sema::ModuleInstance &m,
                                          const ast::VarDecl &var,
@@ -274,6 +282,36 @@ std::optional<std::string> ProgramGenerator::requestPointerGlobal(
     return std::nullopt;
   }
   emitted[{&m, &var}] = name;
+  return name;
+}
+
+std::optional<std::string>
+ProgramGenerator::requestDSDGlobal(sema::ModuleInstance &m,
+                                   const ast::VarDecl &var, llvm::SMLoc at) {
+  if (auto it = emitted.find({&m, &var}); it != emitted.end())
+    return it->second;
+  const Type *type = getDSDVarType(interp, m, var);
+  if (!type)
+    return std::nullopt;
+  if (!var.init) {
+    diags.error(var.getLoc(), "DSD variable '" + var.name.text +
+                                  "' needs an initializer");
+    return std::nullopt;
+  }
+  std::string name = getSymbolName(m, var.name.text);
+  // The DSD's element type is known once the initializer is lowered.
+  auto op = csl::DSDGlobalOp::create(
+      builder, loc(var.getLoc()), name,
+      csl::DSDType::get(&ctx, csl::DSDKind::Mem1d, builder.getF32Type()));
+  emitted[{&m, &var}] = name;
+  if (!lowerInitializer(interp, m, symbols, *var.init, type,
+                        op.getInitializer())) {
+    emitted.erase({&m, &var});
+    op.erase();
+    return std::nullopt;
+  }
+  mlir::Operation *yield = op.getInitializer().front().getTerminator();
+  op.setType(mlir::cast<csl::DSDType>(yield->getOperand(0).getType()));
   return name;
 }
 
@@ -537,7 +575,7 @@ bool ProgramGenerator::drainFunctions() {
 unsigned getRank(mlir::Operation &op) {
   if (mlir::isa<mlir::memref::GlobalOp, csl::PointerGlobalOp>(op))
     return 0;
-  if (mlir::isa<csl::AllocateFifoOp>(op))
+  if (mlir::isa<csl::AllocateFifoOp, csl::DSDGlobalOp>(op))
     return 1;
   if (mlir::isa<csl::InitializeQueueOp>(op))
     return 3;

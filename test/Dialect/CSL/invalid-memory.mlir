@@ -68,3 +68,42 @@ csl.program @pe arch wse2 {
   // expected-error @+1 {{'csl.export' op exported type 'memref<?xf16>' does not match the type of 'p', 'memref<?xf32>'}}
   csl.export @p as "p" : memref<?xf16>
 }
+
+// -----
+
+csl.program @pe arch wse2 {
+  memref.global @y : memref<4xf32> = uninitialized
+  // expected-error @+1 {{'csl.dsd_global' op initializer must yield one '!csl.dsd<mem1d, f16>'}}
+  csl.dsd_global @d : !csl.dsd<mem1d, f16> {
+    %y = memref.get_global @y : memref<4xf32>
+    %d = csl.tensor_access_dsd %y sizes [4] map affine_map<(d0) -> (d0)> : memref<4xf32> -> !csl.dsd<mem1d, f32>
+    csl.yield %d : !csl.dsd<mem1d, f32>
+  }
+}
+
+// -----
+
+csl.program @pe arch wse2 {
+  csl.pointer_global @p : memref<?xf32>
+  func.func @f() {
+    // expected-error @+1 {{'csl.load_dsd' op 'p' does not name a DSD global}}
+    %d = csl.load_dsd @p : !csl.dsd<mem1d, f32>
+    return
+  }
+}
+
+// -----
+
+csl.program @pe arch wse2 {
+  memref.global @y : memref<4xf32> = uninitialized
+  csl.dsd_global @d : !csl.dsd<mem1d, f32> {
+    %y = memref.get_global @y : memref<4xf32>
+    %d = csl.tensor_access_dsd %y sizes [4] map affine_map<(d0) -> (d0)> : memref<4xf32> -> !csl.dsd<mem1d, f32>
+    csl.yield %d : !csl.dsd<mem1d, f32>
+  }
+  func.func @f(%v: !csl.dsd<mem1d, i16>) {
+    // expected-error @+1 {{'csl.store_dsd' op DSD global 'd' has type '!csl.dsd<mem1d, f32>', not '!csl.dsd<mem1d, i16>'}}
+    csl.store_dsd %v, @d : !csl.dsd<mem1d, i16>
+    return
+  }
+}

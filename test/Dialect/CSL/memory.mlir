@@ -33,3 +33,25 @@ csl.program @pe arch wse2 {
   }
   csl.export mutable @ptr_A as "A" : memref<?xf32>
 }
+
+// CHECK-LABEL: csl.program @dsds arch wse2 {
+// CHECK:         csl.dsd_global @y_dsd : !csl.dsd<mem1d, f32> {
+// CHECK-NEXT:      %[[Y:.*]] = memref.get_global @y : memref<4xf32>
+// CHECK-NEXT:      %[[D:.*]] = csl.tensor_access_dsd %[[Y]] sizes [4] map #map : memref<4xf32> -> !csl.dsd<mem1d, f32>
+// CHECK-NEXT:      csl.yield %[[D]] : !csl.dsd<mem1d, f32>
+// CHECK-NEXT:    }
+// CHECK:           %[[L:.*]] = csl.load_dsd @y_dsd : !csl.dsd<mem1d, f32>
+// CHECK-NEXT:      csl.store_dsd %[[L]], @y_dsd : !csl.dsd<mem1d, f32>
+csl.program @dsds arch wse2 {
+  memref.global @y : memref<4xf32> = uninitialized
+  csl.dsd_global @y_dsd : !csl.dsd<mem1d, f32> {
+    %y = memref.get_global @y : memref<4xf32>
+    %d = csl.tensor_access_dsd %y sizes [4] map affine_map<(d0) -> (d0)> : memref<4xf32> -> !csl.dsd<mem1d, f32>
+    csl.yield %d : !csl.dsd<mem1d, f32>
+  }
+  func.func @f() {
+    %d = csl.load_dsd @y_dsd : !csl.dsd<mem1d, f32>
+    csl.store_dsd %d, @y_dsd : !csl.dsd<mem1d, f32>
+    return
+  }
+}

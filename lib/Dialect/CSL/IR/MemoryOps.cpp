@@ -24,6 +24,20 @@ FailureOr<PointerGlobalOp> lookupPointer(Operation *op,
   return pointer;
 }
 
+/// The DSD global `global` names from `op`, or an error.
+LogicalResult lookupDSDGlobal(Operation *op, SymbolTableCollection &symbols,
+                              FlatSymbolRefAttr global, Type type) {
+  auto dsd = symbols.lookupNearestSymbolFrom<DSDGlobalOp>(op, global);
+  if (!dsd)
+    return op->emitOpError()
+           << "'" << global.getValue() << "' does not name a DSD global";
+  if (dsd.getType() != type)
+    return op->emitOpError() << "DSD global '" << global.getValue()
+                             << "' has type " << dsd.getType() << ", not "
+                             << type;
+  return success();
+}
+
 } // namespace
 
 LogicalResult PointerGlobalOp::verify() {
@@ -66,4 +80,30 @@ LogicalResult LoadPointerOp::verifySymbolUses(SymbolTableCollection &symbols) {
 LogicalResult
 StorePointerOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return lookupPointer(*this, symbols, getGlobalAttr(), getValue().getType());
+}
+
+void DSDGlobalOp::build(OpBuilder &builder, OperationState &state,
+                        StringRef name, Type type) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addAttribute(getTypeAttrName(state.name), TypeAttr::get(type));
+  Region *region = state.addRegion();
+  region->push_back(new Block);
+}
+
+LogicalResult DSDGlobalOp::verifyRegions() {
+  auto yield = cast<YieldOp>(getInitializer().front().getTerminator());
+  if (yield.getValues().size() != 1 ||
+      yield.getValues().front().getType() != getType())
+    return emitOpError() << "initializer must yield one " << getType();
+  return success();
+}
+
+LogicalResult LoadDSDOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return lookupDSDGlobal(*this, symbols, getGlobalAttr(), getType());
+}
+
+LogicalResult StoreDSDOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return lookupDSDGlobal(*this, symbols, getGlobalAttr(),
+                         getValue().getType());
 }

@@ -137,4 +137,85 @@ def CSL_Random16Op : CSL_Op<"random16"> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+//===----------------------------------------------------------------------===//
+// DSD globals
+//===----------------------------------------------------------------------===//
+
+def CSL_DSDGlobalOp : CSL_Op<"dsd_global", [
+    HasParent<"ProgramOp">, Symbol, IsolatedFromAbove, SingleBlock
+  ]> {
+  let summary = "A global variable that holds a DSD";
+  let description = [{
+    A top-level CSL `var` of DSD type, such as
+    `var y_dsd = @get_dsd(mem1d_dsd, .{ .base_address = &y, .extent = M });`.
+    Its initializer is a region that builds the initial descriptor from
+    symbols and constants and yields it; the program does so before any
+    task runs. Run-time code reads the variable with `csl.load_dsd` and
+    replaces it with `csl.store_dsd` (for example after
+    `@increment_dsd_offset`).
+
+    Example:
+
+    ```mlir
+    memref.global @y : memref<4xf32> = uninitialized
+    csl.dsd_global @y_dsd : !csl.dsd<mem1d, f32> {
+      %y = memref.get_global @y : memref<4xf32>
+      %d = csl.tensor_access_dsd %y sizes [4] map affine_map<(d0) -> (d0)>
+          : memref<4xf32> -> !csl.dsd<mem1d, f32>
+      csl.yield %d : !csl.dsd<mem1d, f32>
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<CSL_AnyDSD>:$type);
+  let regions = (region SizedRegion<1>:$initializer);
+  let assemblyFormat = "$sym_name attr-dict `:` $type $initializer";
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::Type":$type)>];
+}
+
+def CSL_YieldOp : CSL_Op<"yield", [
+    Pure, HasParent<"DSDGlobalOp">, ReturnLike, Terminator
+  ]> {
+  let summary = "The initial value of a DSD global";
+  let arguments = (ins Variadic<CSL_AnyDSD>:$values);
+  let assemblyFormat = "($values^ `:` qualified(type($values)))? attr-dict";
+}
+
+def CSL_LoadDSDOp : CSL_Op<"load_dsd", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>
+  ]> {
+  let summary = "Reads a DSD global";
+  let description = [{
+    The current descriptor of `csl.dsd_global @global`.
+
+    Example:
+
+    ```mlir
+    %d = csl.load_dsd @y_dsd : !csl.dsd<mem1d, f32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$global);
+  let results = (outs CSL_AnyDSD:$result);
+  let assemblyFormat = "$global attr-dict `:` qualified(type($result))";
+}
+
+def CSL_StoreDSDOp : CSL_Op<"store_dsd", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>
+  ]> {
+  let summary = "Replaces the descriptor of a DSD global";
+  let description = [{
+    Stores `value` into `csl.dsd_global @global`; the types must match.
+
+    Example:
+
+    ```mlir
+    csl.store_dsd %d, @y_dsd : !csl.dsd<mem1d, f32>
+    ```
+  }];
+  let arguments = (ins CSL_AnyDSD:$value, FlatSymbolRefAttr:$global);
+  let assemblyFormat = "$value `,` $global attr-dict `:` qualified(type($value))";
+}
+
 #endif // TESSERA_DIALECT_CSL_CSLMEMORYOPS_TD
