@@ -105,6 +105,11 @@ private:
   /// The current value of a pointer global (csl.load_pointer).
   mlir::Value loadPointerGlobal(const ast::VarDecl &var,
                                 const sema::PointerType &type, llvm::SMLoc at);
+  /// The memref of top-level `name` of module `owner`: a `var`, or a
+  /// `const` array when only read.
+  bool lowerGlobalAddress(sema::ModuleInstance &owner, llvm::StringRef name,
+                          llvm::SMLoc at, mlir::Value &memref,
+                          const Type *&elementType, bool forWrite);
   /// `&x`: the memref of `x` as a pointer.
   std::optional<RValue> lowerAddressOf(const ast::UnaryExpr &expr);
   /// `value` as an SSA value of type `to` (null: its own type).

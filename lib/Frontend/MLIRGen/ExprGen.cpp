@@ -116,6 +116,7 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
     }
     [[fallthrough]];
   }
+  case ast::Node::Kind::FieldAccess:
   case ast::Node::Kind::DerefExpr:
   case ast::Node::Kind::IndexExpr: {
     mlir::Value memref;

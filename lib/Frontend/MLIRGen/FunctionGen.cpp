@@ -411,6 +411,37 @@ bool BodyGen::lowerAssign(const ast::AssignStmt &assign) {
   return true;
 }
 
+bool BodyGen::lowerGlobalAddress(sema::ModuleInstance &owner,
+                                 llvm::StringRef name, llvm::SMLoc at,
+                                 mlir::Value &memref, const Type *&elementType,
+                                 bool forWrite) {
+  sema::GlobalSlot *slot = owner.findGlobal(name);
+  const auto *var =
+      slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+  // A `const` array read at run time (a DSD's base, an indexed element) is
+  // stored as a constant global.
+  bool readOnly = var && var->varKind == ast::VarKind::Const && !forWrite;
+  if (!var || (var->varKind != ast::VarKind::Var && !readOnly)) {
+    diags.error(at, "cannot assign to constant '" + name + "'");
+    return false;
+  }
+  std::optional<Value> global = interp.getGlobal(owner, name, at);
+  if (!global)
+    return false;
+  if (readOnly && !global->getType()->is(Type::Kind::Array)) {
+    diags.error(at, "cannot take the address of constant '" + name + "'");
+    return false;
+  }
+  std::optional<std::string> symbol = symbols.global(owner, *var, at);
+  if (!symbol)
+    return false;
+  mlir::MemRefType storage = getStorageType(ctx, global->getType());
+  memref = mlir::memref::GetGlobalOp::create(builder, loc(at), storage,
+                                             *symbol);
+  elementType = global->getType();
+  return true;
+}
+
 bool BodyGen::lowerAddress(const ast::Expr &expr, mlir::Value &memref,
                            llvm::SmallVectorImpl<mlir::Value> &indices,
                            const Type *&elementType, bool forWrite) {
@@ -447,30 +478,27 @@ bool BodyGen::lowerAddress(const ast::Expr &expr, mlir::Value &memref,
       elementType = local->type;
       return true;
     }
-    sema::GlobalSlot *slot = module.findGlobal(ident->name.text);
-    const auto *var =
-        slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
-    if (!var || var->varKind != ast::VarKind::Var) {
-      if (!slot)
-        diags.error(expr.getLoc(),
-                    "use of undeclared identifier '" + ident->name.text + "'");
-      else
-        diags.error(expr.getLoc(), "cannot assign to constant '" +
-                                       ident->name.text + "'");
+    if (!module.findGlobal(ident->name.text)) {
+      diags.error(expr.getLoc(),
+                  "use of undeclared identifier '" + ident->name.text + "'");
       return false;
     }
-    std::optional<Value> global =
-        interp.getGlobal(module, ident->name.text, expr.getLoc());
-    if (!global)
+    return lowerGlobalAddress(module, ident->name.text, expr.getLoc(), memref,
+                              elementType, forWrite);
+  }
+  // `m.name`: a global of an imported module.
+  if (const auto *field = llvm::dyn_cast<ast::FieldAccess>(&expr)) {
+    std::optional<Value> base = interp.evaluate(module, *field->base);
+    if (!base)
       return false;
-    std::optional<std::string> symbol = symbols.global(module, *var, expr.getLoc());
-    if (!symbol)
+    sema::ModuleInstance *owner =
+        base->is(Value::Kind::Module) ? base->getModule() : nullptr;
+    if (!owner || !owner->findGlobal(field->field.text)) {
+      unsupported(expr, "this kind of assignment target");
       return false;
-    mlir::MemRefType storage = getStorageType(ctx, global->getType());
-    memref = mlir::memref::GetGlobalOp::create(builder, loc(expr.getLoc()),
-                                               storage, *symbol);
-    elementType = global->getType();
-    return true;
+    }
+    return lowerGlobalAddress(*owner, field->field.text, expr.getLoc(), memref,
+                              elementType, forWrite);
   }
   if (const auto *index = llvm::dyn_cast<ast::IndexExpr>(&expr)) {
     const Type *baseType = nullptr;

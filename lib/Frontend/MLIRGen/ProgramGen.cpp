@@ -232,10 +232,21 @@ ProgramGenerator::requestGlobal(sema::ModuleInstance &m,
     }
   }
   std::string name = getSymbolName(m, var.name.text);
+  // A `const` reaches here only as an array read at run time.
+  bool isConst = var.varKind != ast::VarKind::Var;
+  if (isConst) {
+    initial = getInitialValue(storage, *value);
+    if (!initial) {
+      diags.error(var.init->getLoc(),
+                  "the value of '" + var.name.text +
+                      "' cannot be stored in memory yet");
+      return std::nullopt;
+    }
+  }
   mlir::memref::GlobalOp::create(
       builder, loc(var.getLoc()), name,
-      /*sym_visibility=*/mlir::StringAttr(), storage, initial,
-      /*constant=*/false, /*alignment=*/mlir::IntegerAttr());
+      /*sym_visibility=*/mlir::StringAttr(), storage, initial, isConst,
+      /*alignment=*/mlir::IntegerAttr());
   emitted[{&m, &var}] = name;
   return name;
 }
