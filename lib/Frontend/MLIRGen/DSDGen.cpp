@@ -191,8 +191,20 @@ mlir::Value BodyGen::lowerHandleOperand(const ast::Expr &expr,
 mlir::Value BodyGen::lowerBaseAddress(const ast::Expr &expr) {
   const ast::Expr *e = &expr;
   if (const auto *unary = llvm::dyn_cast<ast::UnaryExpr>(e);
-      unary && unary->op == ast::UnaryOp::AddressOf)
+      unary && unary->op == ast::UnaryOp::AddressOf) {
     e = unary->operand;
+  } else {
+    // A pointer value (a parameter, a pointer global) is the base itself.
+    const auto *ident = llvm::dyn_cast<ast::Identifier>(e);
+    const Local *local = ident ? findLocal(ident->name.text) : nullptr;
+    const sema::PointerType *pointerType = nullptr;
+    if ((local && local->value &&
+         llvm::isa<sema::PointerType>(local->type)) ||
+        getPointerGlobal(*e, pointerType)) {
+      std::optional<RValue> p = lowerExpr(*e);
+      return p ? p->value : mlir::Value();
+    }
+  }
   mlir::Value memref;
   llvm::SmallVector<mlir::Value> indices;
   const Type *elementType = nullptr;
@@ -301,6 +313,11 @@ std::optional<RValue> BodyGen::lowerTensorAccess(const ast::TensorAccess &ta,
       /*wavelet_index_offset=*/nullptr);
   if (!verifyCreated(op, ta.getLoc(), "@get_dsd"))
     return std::nullopt;
+  // Programs build placeholder DSDs and set their length before use, so
+  // an access past the array is only worth a warning here.
+  if (std::optional<std::string> outside = csl::describeOutOfBounds(op))
+    diags.warning(ta.getLoc(), *outside + "; its length must be shortened "
+                                          "before a DSD operation uses it");
   return RValue{std::nullopt, op, interp.getTypes().getDSD(kind)};
 }
 
@@ -648,6 +665,17 @@ std::optional<RValue> BodyGen::lowerDSDOperation(const ast::BuiltinCall &call) {
       std::optional<RValue> v = lowerExpr(*f->value);
       if (!v)
         return std::nullopt;
+      // A task stands for the ID it is bound to.
+      if ((slot == &activate || slot == &unblock) && v->constant &&
+          v->constant->is(Value::Kind::Function) &&
+          v->constant->getModule()) {
+        std::optional<Value> id = symbols.boundTaskID(
+            *v->constant->getModule(), *v->constant->getFunctionDecl(),
+            f->value->getLoc());
+        if (!id)
+          return std::nullopt;
+        v = RValue{id, {}, id->getType()};
+      }
       *slot = materialize(*v, slot == &index
                                   ? interp.getTypes().getInt(16, false)
                                   : v->type,

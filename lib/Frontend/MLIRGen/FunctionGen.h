@@ -29,6 +29,11 @@ struct SymbolRequests {
   Request fifo;
   /// A top-level `var` of DSD type: its csl.dsd_global symbol.
   Request dsdGlobal;
+  /// The task ID a task of the program is bound to, as a handle value
+  /// (tasks given where an ID is expected, as in `.activate = t`).
+  std::function<std::optional<sema::Value>(
+      sema::ModuleInstance &, const ast::FnDecl &, llvm::SMLoc)>
+      boundTaskID;
 };
 
 /// Lowers the body of `decl` (whose sema type is `type`) into the entry

@@ -1,7 +1,7 @@
 //===- IntrinsicGen.cpp - Run-time builtins that touch the PE itself ------===//
 //
-// @get_config, @set_config, @random16 and @bitcast: builtins with no comptime
-// meaning, lowered straight to one operation each.
+// @get_config, @set_config, @random16, @bitcast and run-time @assert:
+// builtins lowered straight to one operation each.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +18,8 @@ using namespace tessera::frontend::mlirgen;
 bool BodyGen::isIntrinsic(llvm::StringRef name) {
   name.consume_front("@");
   return llvm::StringSwitch<bool>(name)
-      .Cases({"get_config", "set_config", "random16", "bitcast"}, true)
+      .Cases({"get_config", "set_config", "random16", "bitcast", "assert"},
+             true)
       .Default(false);
 }
 
@@ -29,6 +30,7 @@ std::optional<RValue> BodyGen::lowerIntrinsic(const ast::BuiltinCall &call) {
                           .Case("get_config", 1)
                           .Case("set_config", 2)
                           .Case("random16", 0)
+                          .Case("assert", 1)
                           .Default(2);
   if (call.args.size() != expected) {
     diags.error(call.getLoc(), "'@" + name + "' expects " +
@@ -60,6 +62,16 @@ std::optional<RValue> BodyGen::lowerIntrinsic(const ast::BuiltinCall &call) {
     if (!value)
       return std::nullopt;
     csl::SetConfigOp::create(builder, l, addr, value);
+    return RValue{Value::getVoid(types), {}, types.getVoid()};
+  }
+  if (name == "assert") {
+    std::optional<RValue> cond = lowerExpr(*call.args[0]);
+    mlir::Value c =
+        cond ? materialize(*cond, types.getBool(), call.args[0]->getLoc())
+             : mlir::Value();
+    if (!c)
+      return std::nullopt;
+    csl::AssertOp::create(builder, l, c);
     return RValue{Value::getVoid(types), {}, types.getVoid()};
   }
   if (name == "random16")

@@ -44,6 +44,10 @@ public:
                                const ast::VarDecl &var, llvm::SMLoc at) {
       return requestDSDGlobal(m, var, at);
     };
+    symbols.boundTaskID = [this](sema::ModuleInstance &m,
+                                 const ast::FnDecl &task, llvm::SMLoc at) {
+      return getBoundTaskID(m, task, at);
+    };
   }
 
   bool run();
@@ -52,6 +56,12 @@ private:
   /// Runs the comptime blocks of `m`, a module of this program, and emits
   /// what they recorded.
   bool addModule(sema::ModuleInstance &m);
+  /// Adds `m` unless it is part of the program already: run-time code may
+  /// reach a module (through a call) before its import is noticed, and the
+  /// module's task bindings must be known before its code is lowered.
+  bool ensureModule(sema::ModuleInstance &m) {
+    return llvm::is_contained(modules, &m) || addModule(m);
+  }
   /// Modules imported by the program's modules that are not part of it yet.
   std::vector<sema::ModuleInstance *> findNewImports();
   /// The program-level symbol of declaration `name` of module `m`: the
@@ -69,6 +79,9 @@ private:
                                                   const ast::VarDecl &var,
                                                   const sema::PointerType &type,
                                                   const sema::GlobalSlot &slot);
+  /// The ID `task` of module `m` is bound to, as a handle.
+  std::optional<Value> getBoundTaskID(sema::ModuleInstance &m,
+                                      const ast::FnDecl &task, llvm::SMLoc at);
   /// A `var` of DSD type as a csl.dsd_global.
   std::optional<std::string> requestDSDGlobal(sema::ModuleInstance &m,
                                               const ast::VarDecl &var,
@@ -166,6 +179,8 @@ ProgramGenerator::requestFunction(sema::ModuleInstance &m,
                                   const ast::FnDecl &fn, llvm::SMLoc at) {
   if (auto it = emitted.find({&m, &fn}); it != emitted.end())
     return it->second;
+  if (!ensureModule(m))
+    return std::nullopt;
   const sema::FunctionType *type = getFunctionType(m, fn, at);
   if (!type)
     return std::nullopt;
@@ -207,6 +222,8 @@ ProgramGenerator::requestGlobal(sema::ModuleInstance &m,
                                 const ast::VarDecl &var, llvm::SMLoc at) {
   if (auto it = emitted.find({&m, &var}); it != emitted.end())
     return it->second;
+  if (!ensureModule(m))
+    return std::nullopt;
   sema::GlobalSlot *slot = m.findGlobal(var.name.text);
   std::optional<Value> value = interp.getGlobal(m, var.name.text, at);
   if (!value || !slot)
@@ -296,11 +313,31 @@ std::optional<std::string> ProgramGenerator::requestPointerGlobal(
   return name;
 }
 
+std::optional<Value>
+ProgramGenerator::getBoundTaskID(sema::ModuleInstance &m,
+                                 const ast::FnDecl &task, llvm::SMLoc at) {
+  if (!ensureModule(m))
+    return std::nullopt;
+  for (const TaskBinding &binding : tasks) {
+    if (binding.task != &task || binding.module != &m)
+      continue;
+    Type::Kind kind = binding.kind == TaskKind::Data ? Type::Kind::DataTaskID
+                      : binding.kind == TaskKind::Local
+                          ? Type::Kind::LocalTaskID
+                          : Type::Kind::ControlTaskID;
+    return Value::getHandle(interp.getTypes().get(kind), binding.id);
+  }
+  diags.error(at, "task '" + task.name.text + "' is not bound to a task ID");
+  return std::nullopt;
+}
+
 std::optional<std::string>
 ProgramGenerator::requestDSDGlobal(sema::ModuleInstance &m,
                                    const ast::VarDecl &var, llvm::SMLoc at) {
   if (auto it = emitted.find({&m, &var}); it != emitted.end())
     return it->second;
+  if (!ensureModule(m))
+    return std::nullopt;
   const Type *type = getDSDVarType(interp, m, var);
   if (!type)
     return std::nullopt;
@@ -677,7 +714,7 @@ bool ProgramGenerator::run() {
   for (std::vector<sema::ModuleInstance *> next = findNewImports();
        !next.empty(); next = findNewImports())
     for (sema::ModuleInstance *m : next)
-      if (!addModule(*m) || !drainFunctions())
+      if (!ensureModule(*m) || !drainFunctions())
         return false;
   sortBody();
   return true;

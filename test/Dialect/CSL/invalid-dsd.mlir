@@ -90,24 +90,6 @@ func.func @f(%a: memref<32xf32>) {
 
 // -----
 
-// |i|{16} -> A[2 * i + 2] reaches A[32].
-func.func @f(%a: memref<32xf32>) {
-  // expected-error @+1 {{'csl.tensor_access_dsd' op tensor access reaches index 32 of dimension 0, outside 'memref<32xf32>'}}
-  %d = csl.tensor_access_dsd %a sizes [16] map affine_map<(i) -> (i * 2 + 2)> : memref<32xf32> -> !csl.dsd<mem1d, f32>
-  return
-}
-
-// -----
-
-// A reversed access must not run below 0.
-func.func @f(%a: memref<4x8xf32>) {
-  // expected-error @+1 {{'csl.tensor_access_dsd' op tensor access reaches index -1 of dimension 1, outside 'memref<4x8xf32>'}}
-  %d = csl.tensor_access_dsd %a sizes [4, 8] map affine_map<(i, j) -> (i, 6 - j)> : memref<4x8xf32> -> !csl.dsd<mem4d, f32>
-  return
-}
-
-// -----
-
 func.func @f(%b: memref<16xi16>, %n: i16) {
   // expected-error @+1 {{'csl.circbuf_dsd' op result must be a circbuf DSD, got '!csl.dsd<mem1d, i16>'}}
   %d = csl.circbuf_dsd %b extent %n : memref<16xi16> -> !csl.dsd<mem1d, i16>

@@ -122,21 +122,33 @@ LogicalResult TensorAccessDSDOp::verify() {
       return emitOpError() << "map must be linear in the induction variables";
   }
 
+  return success();
+}
+
+std::optional<std::string>
+tessera::csl::describeOutOfBounds(TensorAccessDSDOp op) {
   // A linear map reaches its extremes at the corners of the iteration box.
+  MemRefType base = op.getBase().getType();
+  ArrayRef<int64_t> sizes = op.getSizes();
   if (!base.hasStaticShape())
-    return success();
+    return std::nullopt;
   unsigned numCorners = 1u << sizes.size();
   SmallVector<int64_t, 4> corner(sizes.size());
   for (unsigned mask = 0; mask < numCorners; ++mask) {
     for (auto [dim, size] : llvm::enumerate(sizes))
       corner[dim] = (mask >> dim) & 1 ? size - 1 : 0;
-    SmallVector<int64_t, 4> indices = map.compose(corner);
-    for (auto [dim, index] : llvm::enumerate(indices))
-      if (index < 0 || index >= base.getDimSize(dim))
-        return emitOpError() << "tensor access reaches index " << index
-                             << " of dimension " << dim << ", outside " << base;
+    SmallVector<int64_t, 4> indices = op.getMap().compose(corner);
+    for (auto [dim, index] : llvm::enumerate(indices)) {
+      if (index >= 0 && index < base.getDimSize(dim))
+        continue;
+      std::string message;
+      llvm::raw_string_ostream os(message);
+      os << "tensor access reaches index " << index << " of dimension " << dim
+         << ", outside '" << base << "'";
+      return message;
+    }
   }
-  return success();
+  return std::nullopt;
 }
 
 LogicalResult CircbufDSDOp::verify() {

@@ -16,4 +16,17 @@
 #define GET_OP_CLASSES
 #include "tessera/Dialect/CSL/IR/CSLOps.h.inc"
 
+#include <optional>
+#include <string>
+
+namespace tessera::csl {
+
+/// Where a tensor access DSD reaches outside its statically shaped base, as
+/// a message; nullopt when it stays inside or the base is dynamic. Not a
+/// verifier error: CSL programs build placeholder DSDs whose length they
+/// overwrite before use.
+std::optional<std::string> describeOutOfBounds(TensorAccessDSDOp op);
+
+} // namespace tessera::csl
+
 #endif // TESSERA_DIALECT_CSL_IR_CSLOPS_H

@@ -148,6 +148,22 @@ def CSL_ReturnOp : CSL_Op<"return", [
   let assemblyFormat = "attr-dict";
 }
 
+def CSL_AssertOp : CSL_Op<"assert"> {
+  let summary = "Stops the PE when a run-time condition is false";
+  let description = [{
+    CSL's `@assert(cond)` in run-time code: when `cond` is false the PE
+    halts with an assertion failure reported at the op's source location.
+
+    Example:
+
+    ```mlir
+    csl.assert %ok
+    ```
+  }];
+  let arguments = (ins I1:$condition);
+  let assemblyFormat = "$condition attr-dict";
+}
+
 def CSL_ExportOp : CSL_Op<"export", [
     HasParent<"ProgramOp">, DeclareOpInterfaceMethods<SymbolUserOpInterface>
   ]> {
