@@ -246,14 +246,15 @@ template <typename T> T *TypeContext::own(T *t) {
 }
 
 const Type *TypeContext::get(Type::Kind kind) {
-  auto &slot = simple[kind];
+  auto &slot = simple[static_cast<size_t>(kind)];
   if (!slot)
     slot = own(new Type(kind));
   return slot;
 }
 
 const IntType *TypeContext::getInt(unsigned bits, bool isSigned) {
-  auto &slot = ints[{bits, isSigned}];
+  auto &slot = bits <= 64 ? smallInts[2 * bits + isSigned]
+                          : ints[{bits, isSigned}];
   if (!slot)
     slot = own(new IntType(bits, isSigned));
   return slot;

@@ -17,6 +17,7 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Casting.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -307,7 +308,10 @@ public:
 private:
   template <typename T> T *own(T *t);
   std::vector<std::unique_ptr<Type>> owned;
-  std::map<Type::Kind, const Type *> simple;
+  // The interpreter asks for these on every value it makes: an array, not
+  // a map.
+  std::array<const Type *, static_cast<size_t>(Type::Kind::Enum) + 1> simple{};
+  std::array<const IntType *, 2 * 65> smallInts{};
   std::map<std::pair<unsigned, bool>, const IntType *> ints;
   std::map<FloatFormat, const FloatType *> floats;
   std::map<DSDKind, const DSDType *> dsds;
