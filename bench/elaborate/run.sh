@@ -2,8 +2,7 @@
 # Elaborates generated layouts with `cslc --emit=fabric` and prints
 # wall time and peak memory per variant (see gen_layout.py).
 # usage: bench/elaborate/run.sh [BUILD_DIR] [WIDTH HEIGHT] [VARIANTS...]
-# Without a size: roles at 750x994 and coords at 150x198 (coords at full size
-# needs minutes and several GB; see docs/Performance.md).
+# Without a size: both variants at 750x994.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
@@ -16,7 +15,7 @@ if [ $# -ge 3 ]; then
     runs+=("$variant:$width:$height")
   done
 else
-  runs=(roles:750:994 coords:150:198)
+  runs=(roles:750:994 coords:750:994)
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
