@@ -245,11 +245,8 @@ template <typename T> T *TypeContext::own(T *t) {
   return t;
 }
 
-const Type *TypeContext::get(Type::Kind kind) {
-  auto &slot = simple[static_cast<size_t>(kind)];
-  if (!slot)
-    slot = own(new Type(kind));
-  return slot;
+const Type *TypeContext::createSimple(Type::Kind kind) {
+  return simple[static_cast<size_t>(kind)] = own(new Type(kind));
 }
 
 const IntType *TypeContext::getInt(unsigned bits, bool isSigned) {

@@ -275,7 +275,11 @@ public:
   TypeContext &operator=(const TypeContext &) = delete;
 
   /// Types without parameters (Void, Bool, ComptimeInt, Color, ...).
-  const Type *get(Type::Kind kind);
+  const Type *get(Type::Kind kind) {
+    if (const Type *t = simple[static_cast<size_t>(kind)])
+      return t;
+    return createSimple(kind);
+  }
   const Type *getVoid() { return get(Type::Kind::Void); }
   const Type *getBool() { return get(Type::Kind::Bool); }
   const Type *getComptimeInt() { return get(Type::Kind::ComptimeInt); }
@@ -306,6 +310,7 @@ public:
   const Type *lookupBuiltinTypeName(llvm::StringRef name);
 
 private:
+  const Type *createSimple(Type::Kind kind);
   template <typename T> T *own(T *t);
   std::vector<std::unique_ptr<Type>> owned;
   // The interpreter asks for these on every value it makes: an array, not
