@@ -19,8 +19,9 @@ Scope::Binding *Scope::find(llvm::StringRef name) {
     auto it = index.find(name);
     return it == index.end() ? nullptr : &names[it->second].second;
   }
+  // Comparing the first character first skips most memcmp calls.
   for (auto &[n, binding] : names)
-    if (n == name)
+    if (n.size() == name.size() && (n.empty() || n[0] == name[0]) && n == name)
       return &binding;
   return nullptr;
 }

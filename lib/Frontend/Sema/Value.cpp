@@ -14,6 +14,14 @@ using namespace tessera::frontend;
 using namespace tessera::frontend::sema;
 
 llvm::APSInt sema::normalizeComptimeInt(const llvm::APSInt &v) {
+  // The common case, without APInt's wide intermediate values.
+  if (v.getBitWidth() <= 64 && (v.isSigned() || v.getActiveBits() < 64)) {
+    int64_t x = v.isSigned() ? v.getSExtValue()
+                             : static_cast<int64_t>(v.getZExtValue());
+    unsigned bits = std::max(1u, llvm::APInt(64, x, true).getSignificantBits());
+    return llvm::APSInt(llvm::APInt(bits, x, /*isSigned=*/true),
+                        /*isUnsigned=*/false);
+  }
   llvm::APSInt s = v;
   if (s.isUnsigned()) {
     s = s.extend(s.getBitWidth() + 1);
