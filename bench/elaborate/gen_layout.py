@@ -6,10 +6,11 @@ two routed colors whose configs repeat in patterns (a west-to-east stream
 on color 1, a north-to-south one on color 2 that alternates by column).
 
   roles   the tile params are the PE's role (interior, edge, corner) and
-          column parity: a handful of distinct programs, so placements
-          repeat and compress to few fabric.place ranges.
-  coords  the tile params are the PE's own (x, y): one program per PE, the
-          worst case.
+          column parity: six distinct programs, so placements repeat and
+          compress to few fabric.place ranges.
+  coords  as roles, plus the PE's own (x, y) as params the program never
+          reads: still six programs, as long as elaboration keys instances
+          by the params a program can reach.
 
 usage: gen_layout.py OUTPUT_DIR {roles,coords} [WIDTH HEIGHT]
 """
@@ -17,13 +18,17 @@ import os
 import sys
 
 TILE = """\
-// One PE of the elaboration benchmark.
+// One PE of the elaboration benchmark. Its program reads role and parity;
+// px and py are given per PE but never read, so they do not split
+// instances (docs/Elaboration.md, "Program params").
 param role: u16 = 0;
 param parity: u16 = 0;
 param px: u16 = 0;
 param py: u16 = 0;
 const width = @get_rectangle().width;
-const weight = role * 3 + parity + px + py;
+const weight = role * 3 + parity;
+var out: u16 = weight;
+comptime { @export_symbol(out); }
 """
 
 LAYOUT = """\
@@ -65,7 +70,8 @@ layout {{
 
 PARAMS = {
     "roles": ".{ .role = role(x, y), .parity = x % 2 }",
-    "coords": ".{ .px = x, .py = y }",
+    "coords": (".{ .role = role(x, y), .parity = x % 2, .px = x, "
+               ".py = y }"),
 }
 
 

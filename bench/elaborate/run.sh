@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Elaborates generated layouts with `cslc --emit=fabric` and prints
-# wall time and peak memory per variant (see gen_layout.py).
+# wall time, CPU time and peak memory per variant (see gen_layout.py).
 # usage: bench/elaborate/run.sh [BUILD_DIR] [WIDTH HEIGHT] [VARIANTS...]
-# Without a size: roles at 750x994 and coords at 150x198 (coords at full size
-# needs minutes and several GB; see docs/Performance.md).
+# Without a size: both variants at 750x994.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
@@ -16,7 +15,7 @@ if [ $# -ge 3 ]; then
     runs+=("$variant:$width:$height")
   done
 else
-  runs=(roles:750:994 coords:150:198)
+  runs=(roles:750:994 coords:750:994)
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -34,12 +33,16 @@ with open(f"{d}/out.mlir", "w") as out:
     rc = subprocess.run([cslc, "--emit=fabric", f"{d}/layout.csl"],
                         stdout=out).returncode
 wall = time.monotonic() - start
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+rss = usage.ru_maxrss / 1024
+# CPU time is less disturbed than wall time by other work on the machine.
+cpu = usage.ru_utime + usage.ru_stime
 with open(f"{d}/out.mlir") as f:
     text = f.read()
 ops = {k: text.count(f"fabric.{k} ")
        for k in ("instance", "place", "color_config")}
-print(f"{variant:7} {w}x{h}: {wall:.2f} s, peak RSS {rss:.0f} MB, "
+print(f"{variant:7} {w}x{h}: {wall:.2f} s (cpu {cpu:.2f} s), "
+      f"peak RSS {rss:.0f} MB, "
       f"{ops['instance']} instances, {ops['place']} places, "
       f"{ops['color_config']} color configs" + ("" if rc == 0 else
                                                 f" (exit {rc})"))

@@ -118,23 +118,19 @@ std::optional<Direction> ConfigReader::readDirection(const Value &v,
 bool ConfigReader::readDirections(const Value &v, llvm::StringRef field,
                                   DirectionMask &out) {
   out = 0;
-  std::vector<Value> items;
-  if (v.is(Value::Kind::Struct) && v.isTuple()) {
-    for (const sema::FieldValue &f : v.getFields())
-      items.push_back(f.value);
-  } else if (v.is(Value::Kind::Array)) {
-    items.assign(v.getElements().begin(), v.getElements().end());
-  } else {
-    return fail("'." + field + "' must be a tuple of directions, found '" +
-                v.getType()->str() + "'");
-  }
-  for (const Value &item : items) {
+  auto add = [&](const Value &item) {
     std::optional<Direction> d = readDirection(item, field);
-    if (!d)
-      return false;
-    out |= DirectionMask(1u << unsigned(*d));
-  }
-  return true;
+    if (d)
+      out |= DirectionMask(1u << unsigned(*d));
+    return d.has_value();
+  };
+  if (v.is(Value::Kind::Struct) && v.isTuple())
+    return llvm::all_of(v.getFields(),
+                        [&](const sema::FieldValue &f) { return add(f.value); });
+  if (v.is(Value::Kind::Array))
+    return llvm::all_of(v.getElements(), add);
+  return fail("'." + field + "' must be a tuple of directions, found '" +
+              v.getType()->str() + "'");
 }
 
 bool ConfigReader::readRoutes(const Value &v, ColorConfig &out) {

@@ -2,6 +2,8 @@
 
 #include "tessera/Frontend/Elaboration/LayoutBuiltins.h"
 
+#include "tessera/Frontend/Elaboration/ProgramParams.h"
+
 #include "tessera/Target/TargetModel.h"
 
 using namespace tessera;
@@ -145,6 +147,24 @@ LayoutBuilder::peArgs(sema::BuiltinArgs &args) {
   return std::make_pair(*x, *y);
 }
 
+const LayoutBuilder::TileFile *
+LayoutBuilder::getTileFile(llvm::StringRef path, llvm::SMLoc callLoc) {
+  if (auto it = tileFiles.find(path); it != tileFiles.end())
+    return &it->second;
+  LoadedFile *file = loader.load(path, callLoc, /*isImport=*/false,
+                                 "instantiated by this '@set_tile_code'");
+  if (!file)
+    return nullptr;
+  TileFile &tile = tileFiles[path];
+  tile.file = file;
+  llvm::StringSet<> reachable = findProgramParams(*file->ast);
+  for (const ast::Node *decl : file->ast->decls)
+    if (auto *var = llvm::dyn_cast<ast::VarDecl>(decl))
+      if (var->varKind == ast::VarKind::Param)
+        tile.params[var->name.text] = reachable.contains(var->name.text);
+  return &tile;
+}
+
 std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
   std::optional<FileAndParams> request =
@@ -156,17 +176,18 @@ std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
   std::string path = loader.resolve(request->name, args.getArg(2).getLoc());
   if (path.empty())
     return std::nullopt;
-  if (std::optional<unsigned> id = programCache.find(path, params))
-    return *id;
-
-  LoadedFile *file = loader.load(path, callLoc, /*isImport=*/false,
-                                 "instantiated by this '@set_tile_code'");
-  if (!file)
+  const TileFile *tile = getTileFile(path, callLoc);
+  if (!tile)
     return std::nullopt;
-  llvm::SmallVector<llvm::StringRef> unknown;
-  for (const auto &entry : params)
-    if (!file->findParam(entry.getKey()))
+  // Every call's names are checked, also those the program cannot reach.
+  llvm::SmallVector<llvm::StringRef> unknown, unreachable;
+  for (const auto &entry : params) {
+    auto declared = tile->params.find(entry.getKey());
+    if (declared == tile->params.end())
       unknown.push_back(entry.getKey());
+    else if (!declared->second)
+      unreachable.push_back(entry.getKey());
+  }
   if (!unknown.empty()) {
     llvm::sort(unknown);
     diags.error(args.getArg(3).getLoc(), "'" + request->name +
@@ -174,6 +195,13 @@ std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
                                              unknown.front() + "'");
     return std::nullopt;
   }
+  // A param the program cannot reach has no effect, so it must not split
+  // instances (a PE's own coordinates, say).
+  for (llvm::StringRef name : unreachable)
+    params.erase(name);
+  if (std::optional<unsigned> id = programCache.find(path, params))
+    return *id;
+
   unsigned id = layout.programs.size();
   programCache.insert(path, params, id);
   ProgramInstance program;
@@ -181,7 +209,7 @@ std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
   program.displayName = request->name;
   program.params = params;
   program.module =
-      &interp.createModule(*file->ast, request->name, std::move(params));
+      &interp.createModule(*tile->file->ast, request->name, std::move(params));
   // A param without a value is an error only where it is used (lazily).
   program.module->setOrigin(callLoc, "set_tile_code");
   program.loc = callLoc;

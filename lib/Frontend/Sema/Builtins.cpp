@@ -55,8 +55,9 @@ private:
     return false;
   }
   std::optional<Value> arg(unsigned i) {
+    // A Twine: the text is only built for an error.
     return ev.evalComptime(env, *call.args[i],
-                           "argument of '@" + name().str() + "'");
+                           "argument of '@" + name() + "'");
   }
   const Type *typeArg(unsigned i) { return ev.evalType(env, *call.args[i]); }
   std::optional<std::string> stringArg(unsigned i) {
@@ -650,6 +651,16 @@ Evaluator::evalRange(Env &env, const ast::BuiltinCall &call) {
 }
 
 Value Evaluator::rangeElement(const RangeSpec &r, uint64_t i) {
+  // Loop bounds are small: 64-bit arithmetic without overflow gives the same
+  // value as the wide APInt below, without its heap storage.
+  if (r.start.getSignificantBits() <= 32 && r.step.getSignificantBits() <= 32 &&
+      i < (uint64_t(1) << 30))
+    return Value::getInt(
+        r.type, llvm::APSInt(llvm::APInt(64, r.start.getExtValue() +
+                                                 r.step.getExtValue() *
+                                                     static_cast<int64_t>(i),
+                                         /*isSigned=*/true),
+                             false));
   unsigned w = std::max({r.start.getBitWidth(), r.step.getBitWidth()}) + 66;
   auto wide = [w](const llvm::APSInt &v) {
     return v.isSigned() ? v.sext(w) : v.zext(w);

@@ -14,14 +14,44 @@ namespace {
 const char *const kDirections[] = {"RAMP", "EAST", "WEST", "SOUTH", "NORTH"};
 } // namespace
 
-std::optional<Value> Evaluator::lookup(Env &env, const ast::Name &name) {
-  for (Scope *s = env.scope; s; s = s->parent) {
-    auto it = s->names.find(name.text);
-    if (it != s->names.end())
-      return it->second.value;
+Scope::Binding *Scope::find(llvm::StringRef name) {
+  if (!index.empty()) {
+    auto it = index.find(name);
+    return it == index.end() ? nullptr : &names[it->second].second;
   }
-  if (env.module->findGlobal(name.text))
-    return getGlobal(*env.module, name.text, name.loc());
+  // Comparing the first character first skips most memcmp calls.
+  for (auto &[n, binding] : names)
+    if (n.size() == name.size() && (n.empty() || n[0] == name[0]) && n == name)
+      return &binding;
+  return nullptr;
+}
+
+void Scope::bind(llvm::StringRef name, Binding binding) {
+  if (Binding *existing = find(name)) {
+    *existing = std::move(binding);
+    return;
+  }
+  names.emplace_back(name, std::move(binding));
+  if (names.size() == kIndexFrom)
+    for (unsigned i = 0; i < names.size(); ++i)
+      index[names[i].first] = i;
+  else if (names.size() > kIndexFrom)
+    index[name] = names.size() - 1;
+}
+
+std::optional<Value> Evaluator::lookup(Env &env, const ast::Name &name) {
+  for (Scope *s = env.scope; s; s = s->parent)
+    if (Scope::Binding *binding = s->find(name.text))
+      return binding->value;
+  if (GlobalSlot *slot = env.module->findGlobal(name.text)) {
+    // getGlobal without looking the name up again.
+    slot->referenced = true;
+    if (!evaluateGlobal(*env.module, *slot, name.loc())) {
+      flow = Flow::Error;
+      return std::nullopt;
+    }
+    return slot->value;
+  }
   if (const Type *t = types.lookupBuiltinTypeName(name.text))
     return Value::getType(types, t);
   for (unsigned i = 0; i < 5; ++i)
@@ -33,7 +63,7 @@ std::optional<Value> Evaluator::lookup(Env &env, const ast::Name &name) {
 }
 
 std::optional<Value> Evaluator::evalComptime(Env &env, const ast::Expr &e,
-                                             llvm::StringRef what) {
+                                             const llvm::Twine &what) {
   std::optional<Value> v = eval(env, e);
   if (v && !v->isComptimeKnown()) {
     diags.error(e.getLoc(), what + " is not comptime-known");
@@ -107,6 +137,9 @@ std::optional<uint64_t> Evaluator::evalIndex(Env &env, const ast::Expr &e,
 
 /// The value of an integer literal, including those beyond 64 bits.
 static llvm::APSInt integerLiteralValue(const ast::IntegerLiteral &lit) {
+  // 64 bits hold most literals without APInt's heap storage.
+  if (!lit.overflows && lit.value <= uint64_t(INT64_MAX))
+    return llvm::APSInt(llvm::APInt(64, lit.value), false);
   if (!lit.overflows)
     return llvm::APSInt(llvm::APInt(65, lit.value), false);
   llvm::StringRef s = lit.spelling;
@@ -194,7 +227,7 @@ std::optional<Value> Evaluator::eval(Env &env, const ast::Expr &e) {
     std::optional<Value> callee = eval(env, *call.callee);
     if (!callee)
       return std::nullopt;
-    std::vector<Value> args;
+    llvm::SmallVector<Value, 4> args;
     for (const ast::Expr *a : call.args) {
       std::optional<Value> v = eval(env, *a);
       if (!v)
@@ -407,6 +440,7 @@ std::optional<Value> Evaluator::eval(Env &env, const ast::Expr &e) {
   case ast::Node::Kind::StructLiteral: {
     auto &sl = llvm::cast<ast::StructLiteral>(e);
     std::vector<FieldValue> fields;
+    fields.reserve(sl.fields.size());
     for (const ast::FieldInit *fi : sl.fields) {
       for (size_t i = 0; i < fields.size(); ++i)
         if (fields[i].name == fi->name.text) {
@@ -418,17 +452,19 @@ std::optional<Value> Evaluator::eval(Env &env, const ast::Expr &e) {
       std::optional<Value> v = eval(env, *fi->value);
       if (!v)
         return std::nullopt;
-      fields.push_back({fi->name.text.str(), *v});
+      fields.push_back({fi->name.text.str(), std::move(*v)});
     }
     return Value::getStruct(types.getComptimeStruct(), std::move(fields));
   }
   case ast::Node::Kind::TupleLiteral: {
+    auto &tuple = llvm::cast<ast::TupleLiteral>(e);
     std::vector<FieldValue> fields;
-    for (const ast::Expr *el : llvm::cast<ast::TupleLiteral>(e).elements) {
+    fields.reserve(tuple.elements.size());
+    for (const ast::Expr *el : tuple.elements) {
       std::optional<Value> v = eval(env, *el);
       if (!v)
         return std::nullopt;
-      fields.push_back({"", *v});
+      fields.push_back({"", std::move(*v)});
     }
     return Value::getStruct(types.getComptimeStruct(), std::move(fields));
   }

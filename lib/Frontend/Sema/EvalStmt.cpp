@@ -48,15 +48,15 @@ Value *Evaluator::lvalue(Env &env, const ast::Expr &e) {
   case ast::Node::Kind::Identifier: {
     const ast::Name &name = llvm::cast<ast::Identifier>(e).name;
     for (Scope *s = env.scope; s; s = s->parent) {
-      auto it = s->names.find(name.text);
-      if (it == s->names.end())
+      Scope::Binding *binding = s->find(name.text);
+      if (!binding)
         continue;
-      if (!it->second.isMutable) {
+      if (!binding->isMutable) {
         diags.error(name.loc(),
                     "cannot assign to constant '" + name.text + "'");
         return fail();
       }
-      return &it->second.value;
+      return &binding->value;
     }
     if (GlobalSlot *g = env.module->findGlobal(name.text)) {
       auto *v = llvm::dyn_cast<ast::VarDecl>(g->decl);
@@ -186,10 +186,9 @@ bool Evaluator::exec(Env &env, const ast::Stmt &s) {
                               "top level of a file");
       return fail();
     }
-    auto existing = env.scope->names.find(d.name.text);
-    if (existing != env.scope->names.end()) {
+    if (Scope::Binding *existing = env.scope->find(d.name.text)) {
       diags.error(d.name.loc(), "redefinition of '" + d.name.text + "'");
-      diags.note(existing->second.decl->getLoc(),
+      diags.note(existing->decl->getLoc(),
                  "'" + d.name.text + "' first defined here");
       return fail();
     }
@@ -220,8 +219,8 @@ bool Evaluator::exec(Env &env, const ast::Stmt &s) {
     } else {
       value = Value::getRunTime(type, &d);
     }
-    env.scope->names[d.name.text] = {*value, &d,
-                                     d.varKind == ast::VarKind::Var};
+    env.scope->bind(d.name.text, {std::move(*value), &d,
+                                  d.varKind == ast::VarKind::Var});
     return true;
   }
   case ast::Node::Kind::ComptimeBlock:
@@ -350,7 +349,7 @@ bool Evaluator::exec(Env &env, const ast::Stmt &s) {
       for (size_t c = 0; c < f.captures.size() && c < 2; ++c) {
         llvm::StringRef name = f.captures[c]->name.text;
         if (name != "_")
-          scope.names[name] = {c == 0 ? element : index, f.captures[c], false};
+          scope.bind(name, {c == 0 ? element : index, f.captures[c], false});
       }
       if (!exec(inner, *f.body)) {
         if (targets(flow, Flow::Break, flowLabel, f.label)) {

@@ -349,7 +349,7 @@ std::optional<Value> Evaluator::callFunction(const Value &callee,
       return fail();
     }
     if (!p.name.empty() && p.name.text != "_")
-      scope.names[p.name.text] = {*arg, &p, false};
+      scope.bind(p.name.text, {std::move(*arg), &p, false});
   }
   const Type *resultType = evalType(env, *fn.returnType);
   if (!resultType)

@@ -11,7 +11,9 @@
 
 #include "tessera/Frontend/Sema/Interpreter.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
 
 #include <deque>
 #include <string>
@@ -27,7 +29,19 @@ struct Scope {
     bool isMutable = false;
   };
   Scope *parent = nullptr;
-  llvm::StringMap<Binding> names;
+
+  /// The binding of `name` in this scope (not its parents), or null. The
+  /// pointer is valid until the next bind().
+  Binding *find(llvm::StringRef name);
+  /// Binds `name`, replacing a binding of the same name.
+  void bind(llvm::StringRef name, Binding binding);
+
+private:
+  // Most scopes hold a few names (a loop capture, a function's params), so
+  // a linear search beats hashing; a large block gets an index.
+  static constexpr unsigned kIndexFrom = 16;
+  llvm::SmallVector<std::pair<llvm::StringRef, Binding>, 2> names;
+  llvm::StringMap<unsigned> index;
 };
 
 /// Where an expression is evaluated.
@@ -63,7 +77,7 @@ public:
   std::optional<Value> eval(Env &env, const ast::Expr &e);
   /// Evaluates `e` and requires a comptime-known value.
   std::optional<Value> evalComptime(Env &env, const ast::Expr &e,
-                                    llvm::StringRef what);
+                                    const llvm::Twine &what);
   const Type *evalType(Env &env, const ast::Expr &e);
   std::optional<Value> evalCoerced(Env &env, const ast::Expr &e,
                                    const Type *to);

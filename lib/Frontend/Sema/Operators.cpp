@@ -166,12 +166,19 @@ std::optional<Value> Evaluator::binary(BinaryOp op, const Value &lhs,
   if (!lhs.isComptimeKnown() || !rhs.isComptimeKnown())
     return Value::getRunTime(comparison ? types.getBool() : type);
 
-  std::optional<Value> a = coerce(lhs, type, loc);
-  if (!a)
-    return std::nullopt;
-  std::optional<Value> b = coerce(rhs, type, loc);
-  if (!b)
-    return std::nullopt;
+  // Operands mostly have the peer type already; coerce only the others.
+  std::optional<Value> coercedLhs, coercedRhs;
+  const Value *a = &lhs, *b = &rhs;
+  if (lhs.getType() != type) {
+    if (!(coercedLhs = coerce(lhs, type, loc)))
+      return std::nullopt;
+    a = &*coercedLhs;
+  }
+  if (rhs.getType() != type) {
+    if (!(coercedRhs = coerce(rhs, type, loc)))
+      return std::nullopt;
+    b = &*coercedRhs;
+  }
 
   if (comparison && !type->isNumeric()) {
     bool same = a->equals(*b);

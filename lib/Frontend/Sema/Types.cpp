@@ -245,15 +245,13 @@ template <typename T> T *TypeContext::own(T *t) {
   return t;
 }
 
-const Type *TypeContext::get(Type::Kind kind) {
-  auto &slot = simple[kind];
-  if (!slot)
-    slot = own(new Type(kind));
-  return slot;
+const Type *TypeContext::createSimple(Type::Kind kind) {
+  return simple[static_cast<size_t>(kind)] = own(new Type(kind));
 }
 
 const IntType *TypeContext::getInt(unsigned bits, bool isSigned) {
-  auto &slot = ints[{bits, isSigned}];
+  auto &slot = bits <= 64 ? smallInts[2 * bits + isSigned]
+                          : ints[{bits, isSigned}];
   if (!slot)
     slot = own(new IntType(bits, isSigned));
   return slot;

@@ -14,6 +14,14 @@ using namespace tessera::frontend;
 using namespace tessera::frontend::sema;
 
 llvm::APSInt sema::normalizeComptimeInt(const llvm::APSInt &v) {
+  // The common case, without APInt's wide intermediate values.
+  if (v.getBitWidth() <= 64 && (v.isSigned() || v.getActiveBits() < 64)) {
+    int64_t x = v.isSigned() ? v.getSExtValue()
+                             : static_cast<int64_t>(v.getZExtValue());
+    unsigned bits = std::max(1u, llvm::APInt(64, x, true).getSignificantBits());
+    return llvm::APSInt(llvm::APInt(bits, x, /*isSigned=*/true),
+                        /*isUnsigned=*/false);
+  }
   llvm::APSInt s = v;
   if (s.isUnsigned()) {
     s = s.extend(s.getBitWidth() + 1);
@@ -78,6 +86,28 @@ std::string sema::formatFloat(double v, bool asFloat32) {
   return s;
 }
 
+struct Value::Payload {
+  std::string text;
+  std::vector<FieldValue> fields;
+  std::vector<Value> elements;
+};
+
+Value::Payload &Value::getMutablePayload() {
+  if (!payload)
+    payload = std::make_shared<Payload>();
+  else if (payload.use_count() > 1)
+    payload = std::make_shared<Payload>(*payload);
+  return *payload;
+}
+
+llvm::StringRef Value::getString() const {
+  if (kind == Kind::EnumValue)
+    return llvm::cast<EnumType>(type)->getMembers()[index].name;
+  if (kind != Kind::String && kind != Kind::EnumLiteral)
+    return "";
+  return payload ? llvm::StringRef(payload->text) : llvm::StringRef();
+}
+
 Value Value::getVoid(TypeContext &ctx) {
   Value v;
   v.kind = Kind::Void;
@@ -132,7 +162,7 @@ Value Value::getString(TypeContext &ctx, llvm::StringRef s) {
   Value v;
   v.kind = Kind::String;
   v.type = ctx.getComptimeString();
-  v.text = s.str();
+  v.getMutablePayload().text = s.str();
   return v;
 }
 
@@ -140,7 +170,7 @@ Value Value::getEnumLiteral(TypeContext &ctx, llvm::StringRef name) {
   Value v;
   v.kind = Kind::EnumLiteral;
   v.type = ctx.get(Type::Kind::EnumLiteral);
-  v.text = name.str();
+  v.getMutablePayload().text = name.str();
   return v;
 }
 
@@ -150,7 +180,6 @@ Value Value::getEnumValue(const EnumType *type, unsigned member) {
   v.type = type;
   v.index = member;
   v.intValue = type->getMembers()[member].value;
-  v.text = type->getMembers()[member].name;
   return v;
 }
 
@@ -158,7 +187,7 @@ Value Value::getStruct(const Type *type, std::vector<FieldValue> fs) {
   Value v;
   v.kind = Kind::Struct;
   v.type = type;
-  v.fields = std::make_shared<std::vector<FieldValue>>(std::move(fs));
+  v.getMutablePayload().fields = std::move(fs);
   return v;
 }
 
@@ -166,7 +195,7 @@ Value Value::getArray(const ArrayType *type, std::vector<Value> es) {
   Value v;
   v.kind = Kind::Array;
   v.type = type;
-  v.elements = std::make_shared<std::vector<Value>>(std::move(es));
+  v.getMutablePayload().elements = std::move(es);
   return v;
 }
 
@@ -205,17 +234,13 @@ Value Value::getRunTime(const Type *type, const ast::Node *symbol) {
 }
 
 llvm::ArrayRef<FieldValue> Value::getFields() const {
-  if (!fields)
+  if (kind != Kind::Struct || !payload)
     return {};
-  return *fields;
+  return payload->fields;
 }
 
 std::vector<FieldValue> &Value::getMutableFields() {
-  if (!fields)
-    fields = std::make_shared<std::vector<FieldValue>>();
-  else if (fields.use_count() > 1)
-    fields = std::make_shared<std::vector<FieldValue>>(*fields);
-  return *fields;
+  return getMutablePayload().fields;
 }
 
 bool Value::isTuple() const {
@@ -231,17 +256,13 @@ const Value *Value::findField(llvm::StringRef name) const {
 }
 
 llvm::ArrayRef<Value> Value::getElements() const {
-  if (!elements)
+  if (kind != Kind::Array || !payload)
     return {};
-  return *elements;
+  return payload->elements;
 }
 
 std::vector<Value> &Value::getMutableElements() {
-  if (!elements)
-    elements = std::make_shared<std::vector<Value>>();
-  else if (elements.use_count() > 1)
-    elements = std::make_shared<std::vector<Value>>(*elements);
-  return *elements;
+  return getMutablePayload().elements;
 }
 
 bool Value::equals(const Value &o) const {
@@ -261,7 +282,7 @@ bool Value::equals(const Value &o) const {
     return typeValue == o.typeValue;
   case Kind::String:
   case Kind::EnumLiteral:
-    return text == o.text;
+    return getString() == o.getString();
   case Kind::Handle:
     return index == o.index;
   case Kind::Function:
@@ -312,13 +333,13 @@ void Value::print(llvm::raw_ostream &os) const {
     os << typeValue->str();
     return;
   case Kind::String:
-    os << text;
+    os << getString();
     return;
   case Kind::EnumLiteral:
-    os << '.' << text;
+    os << '.' << getString();
     return;
   case Kind::EnumValue:
-    os << type->str() << '.' << text;
+    os << type->str() << '.' << getString();
     return;
   case Kind::Struct: {
     if (getFields().empty()) {

@@ -40,10 +40,20 @@ private:
   std::optional<std::pair<int64_t, int64_t>> peArgs(sema::BuiltinArgs &args);
   std::optional<unsigned> programFor(sema::BuiltinArgs &args);
 
+  /// A tile file and its declared params, each with whether its program
+  /// can depend on it (findProgramParams); worked out once per path.
+  struct TileFile {
+    LoadedFile *file = nullptr;
+    llvm::StringMap<bool> params;
+  };
+  /// Loads `path` on first use; null after reporting why it cannot be.
+  const TileFile *getTileFile(llvm::StringRef path, llvm::SMLoc callLoc);
+
   sema::Interpreter &interp;
   ModuleLoader &loader;
   LayoutDescription &layout;
   InstanceCache programCache;
+  llvm::StringMap<TileFile> tileFiles;
 };
 
 /// Reads the config struct of `@set_color_config`; reports errors at `loc`.

@@ -113,7 +113,9 @@ struct ColorConfig {
 struct ProgramInstance {
   std::string path;        // canonical
   std::string displayName; // as the layout spelled it
-  sema::ParamMap params;   // only the params the call gave
+  /// The params the call gave that the program can depend on
+  /// (findProgramParams).
+  sema::ParamMap params;
   sema::ModuleInstance *module = nullptr;
   llvm::SMLoc loc; // the first @set_tile_code naming it
 };

@@ -17,6 +17,7 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Casting.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -274,7 +275,11 @@ public:
   TypeContext &operator=(const TypeContext &) = delete;
 
   /// Types without parameters (Void, Bool, ComptimeInt, Color, ...).
-  const Type *get(Type::Kind kind);
+  const Type *get(Type::Kind kind) {
+    if (const Type *t = simple[static_cast<size_t>(kind)])
+      return t;
+    return createSimple(kind);
+  }
   const Type *getVoid() { return get(Type::Kind::Void); }
   const Type *getBool() { return get(Type::Kind::Bool); }
   const Type *getComptimeInt() { return get(Type::Kind::ComptimeInt); }
@@ -305,9 +310,13 @@ public:
   const Type *lookupBuiltinTypeName(llvm::StringRef name);
 
 private:
+  const Type *createSimple(Type::Kind kind);
   template <typename T> T *own(T *t);
   std::vector<std::unique_ptr<Type>> owned;
-  std::map<Type::Kind, const Type *> simple;
+  // The interpreter asks for these on every value it makes: an array, not
+  // a map.
+  std::array<const Type *, static_cast<size_t>(Type::Kind::Enum) + 1> simple{};
+  std::array<const IntType *, 2 * 65> smallInts{};
   std::map<std::pair<unsigned, bool>, const IntType *> ints;
   std::map<FloatFormat, const FloatType *> floats;
   std::map<DSDKind, const DSDType *> dsds;

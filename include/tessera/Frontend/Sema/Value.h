@@ -88,15 +88,23 @@ public:
   bool getBool() const { return boolValue; }
   /// Int values; also the tag of an EnumValue.
   const llvm::APSInt &getInt() const { return intValue; }
-  double getFloat() const { return floatValue; }
-  const Type *getTypeValue() const { return typeValue; }
-  /// String contents, or the name of an EnumLiteral.
-  llvm::StringRef getString() const { return text; }
-  unsigned getEnumMember() const { return index; }
-  uint64_t getHandleID() const { return index; }
-  const ast::FnDecl *getFunctionDecl() const { return fnDecl; }
+  double getFloat() const { return kind == Kind::Float ? floatValue : 0; }
+  const Type *getTypeValue() const {
+    return kind == Kind::Type ? typeValue : nullptr;
+  }
+  /// String contents, the name of an EnumLiteral or an EnumValue's member.
+  llvm::StringRef getString() const;
+  unsigned getEnumMember() const {
+    return kind == Kind::EnumValue ? index : 0;
+  }
+  uint64_t getHandleID() const { return kind == Kind::Handle ? index : 0; }
+  const ast::FnDecl *getFunctionDecl() const {
+    return kind == Kind::Function ? fnDecl : nullptr;
+  }
   ModuleInstance *getModule() const { return module; }
-  const ast::Node *getSymbol() const { return symbol; }
+  const ast::Node *getSymbol() const {
+    return kind == Kind::RunTime ? symbol : nullptr;
+  }
 
   /// Struct fields in order.
   llvm::ArrayRef<FieldValue> getFields() const;
@@ -119,19 +127,26 @@ public:
   std::string str() const;
 
 private:
+  /// What strings, structs and arrays own, shared between copies.
+  struct Payload;
+  Payload &getMutablePayload();
+
+  // The interpreter copies values all the time, so they are kept small:
+  // one word for the kind's own scalar (which the getters guard by kind)
+  // and one shared pointer for everything larger.
   Kind kind = Kind::Void;
-  const Type *type = nullptr;
   bool boolValue = false;
+  const Type *type = nullptr;
   llvm::APSInt intValue;
-  double floatValue = 0;
-  const Type *typeValue = nullptr;
-  std::string text;
-  uint64_t index = 0;
-  const ast::FnDecl *fnDecl = nullptr;
-  ModuleInstance *module = nullptr;
-  const ast::Node *symbol = nullptr;
-  std::shared_ptr<std::vector<FieldValue>> fields;
-  std::shared_ptr<std::vector<Value>> elements;
+  union {
+    double floatValue = 0;       // Float
+    const Type *typeValue;       // Type
+    uint64_t index;              // EnumValue member, Handle ID
+    const ast::FnDecl *fnDecl;   // Function
+    const ast::Node *symbol;     // RunTime
+  };
+  ModuleInstance *module = nullptr; // Function, Module
+  std::shared_ptr<Payload> payload;
 };
 
 struct FieldValue {
