@@ -70,7 +70,9 @@ getInterpreterOptions(const CslcOptions &options) {
 int generatePrograms(mlir::MLIRContext &context,
                      frontend::sema::Interpreter &interp,
                      frontend::mlirgen::ProgramBuiltins &builtins,
+                     frontend::elaboration::LayoutBuilder &layoutBuilder,
                      frontend::elaboration::LayoutDescription &layout,
+                     const frontend::elaboration::FabricOptions &fabricOptions,
                      mlir::OwningOpRef<fabric::FabricOp> fabricOp) {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -82,19 +84,36 @@ int generatePrograms(mlir::MLIRContext &context,
   builder.setInsertionPointToEnd(module->getBody());
   auto instances = fabricOp->getBody().front().getOps<fabric::InstanceOp>();
   bool failed = false;
-  for (auto [program, instance] : llvm::zip(layout.programs, instances)) {
+  llvm::SmallVector<mlir::FlatSymbolRefAttr> programs;
+  for (auto [index, program, instance] :
+       llvm::enumerate(layout.programs, instances)) {
+    layoutBuilder.setCurrentProgram(index);
     auto programOp = frontend::mlirgen::generateProgram(
         builder, interp, builtins, *program.module, instance.getSymName(),
         instance.getFileAttr(), instance.getParamsAttr());
+    layoutBuilder.setCurrentProgram(std::nullopt);
     if (mlir::failed(programOp)) {
       failed = true;
       continue;
     }
-    instance.setProgramAttr(
+    programs.push_back(
         mlir::FlatSymbolRefAttr::get(programOp->getSymNameAttr()));
   }
   if (failed)
     return 1;
+  // Tile programs may have added routes (@set_local_color_config): the
+  // fabric is generated again from the completed layout.
+  auto completed =
+      frontend::elaboration::generateFabric(context, layout, fabricOptions);
+  if (!completed) {
+    llvm::errs() << "cslc: internal error: "
+                 << llvm::toString(completed.takeError()) << "\n";
+    return 1;
+  }
+  fabricOp = std::move(*completed);
+  for (auto [program, instance] : llvm::zip(
+           programs, fabricOp->getBody().front().getOps<fabric::InstanceOp>()))
+    instance.setProgramAttr(program);
   module->getBody()->push_back(fabricOp.release());
   // Every user error is reported before; a verifier failure is a bug.
   std::string message;
@@ -175,8 +194,8 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
     (*fabricOp)->print(llvm::outs());
     return 0;
   }
-  return generatePrograms(context, interp, programBuiltins, layout,
-                          std::move(*fabricOp));
+  return generatePrograms(context, interp, programBuiltins, layoutBuilder,
+                          layout, fabricOptions, std::move(*fabricOp));
 }
 
 int compile(const CslcOptions &options) {

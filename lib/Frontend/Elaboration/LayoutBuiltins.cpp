@@ -26,6 +26,8 @@ void LayoutBuilder::install() {
   interp.registerBuiltin("set_color_config",
                          bind(&LayoutBuilder::setColorConfig));
   interp.registerBuiltin("export_name", bind(&LayoutBuilder::exportName));
+  interp.registerBuiltin("set_local_color_config",
+                         bind(&LayoutBuilder::setLocalColorConfig));
   interp.registerBuiltin("get_rectangle", bind(&LayoutBuilder::getRectangle));
 }
 
@@ -238,14 +240,10 @@ std::optional<Value> LayoutBuilder::setTileCode(sema::BuiltinArgs &args) {
   return Value::getVoid(interp.getTypes());
 }
 
-std::optional<Value> LayoutBuilder::setColorConfig(sema::BuiltinArgs &args) {
+std::optional<std::pair<int64_t, ColorConfig>>
+LayoutBuilder::colorAndConfigArgs(sema::BuiltinArgs &args, unsigned colorArg) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
-  if (!expectArgs(args, 4, 4))
-    return std::nullopt;
-  std::optional<std::pair<int64_t, int64_t>> pe = peArgs(args);
-  if (!pe)
-    return std::nullopt;
-  std::optional<Value> color = args.evaluate(2);
+  std::optional<Value> color = args.evaluate(colorArg);
   if (!color)
     return std::nullopt;
   const target::TargetModel &model =
@@ -258,40 +256,84 @@ std::optional<Value> LayoutBuilder::setColorConfig(sema::BuiltinArgs &args) {
              color->getInt().getSignificantBits() <= 32) {
     colorID = color->getInt().getExtValue();
   } else {
-    diags.error(args.getArg(2).getLoc(),
+    diags.error(args.getArg(colorArg).getLoc(),
                 "expected a color, found '" + color->getType()->str() + "'");
     return std::nullopt;
   }
   if (colorID < 0 || colorID >= model.getNumRoutableColors()) {
-    diags.error(args.getArg(2).getLoc(),
+    diags.error(args.getArg(colorArg).getLoc(),
                 "color " + llvm::Twine(colorID) + " is not routable on '" +
                     llvm::StringRef(model.getName()) + "' (0 to " +
                     llvm::Twine(model.getNumRoutableColors() - 1) + ")");
     return std::nullopt;
   }
-  std::optional<Value> config = args.evaluate(3);
+  std::optional<Value> config = args.evaluate(colorArg + 1);
   if (!config)
     return std::nullopt;
+  llvm::SMLoc configLoc = args.getArg(colorArg + 1).getLoc();
   std::optional<ColorConfig> parsed =
-      parseColorConfig(diags, *config, args.getArg(3).getLoc());
+      parseColorConfig(diags, *config, configLoc);
   if (!parsed)
     return std::nullopt;
   if ((parsed->colorSwapX || parsed->colorSwapY) && !model.hasColorSwap()) {
-    diags.error(args.getArg(3).getLoc(), "color swap is not available on '" +
-                                             llvm::StringRef(model.getName()) +
-                                             "'");
+    diags.error(configLoc, "color swap is not available on '" +
+                               llvm::StringRef(model.getName()) + "'");
     return std::nullopt;
   }
-  llvm::SMLoc loc = args.getCall().getLoc();
-  unsigned index = layout.internConfig(*parsed);
-  if (std::optional<Run> first =
-          layout.colorConfigs[colorID].set(pe->first, pe->second, index, loc)) {
-    diags.error(loc, "color " + llvm::Twine(colorID) + " of PE " +
-                         formatPE(pe->first, pe->second) +
-                         " is configured twice");
-    diags.note(first->loc, "first configured here");
+  return std::make_pair(colorID, *parsed);
+}
+
+bool LayoutBuilder::configurePE(int64_t x, int64_t y, int64_t color,
+                                unsigned index, llvm::SMLoc loc) {
+  std::optional<Run> first = layout.colorConfigs[color].set(x, y, index, loc);
+  if (!first)
+    return true;
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  diags.error(loc, "color " + llvm::Twine(color) + " of PE " + formatPE(x, y) +
+                       " is configured twice");
+  diags.note(first->loc, "first configured here");
+  return false;
+}
+
+std::optional<Value> LayoutBuilder::setColorConfig(sema::BuiltinArgs &args) {
+  if (!expectArgs(args, 4, 4))
+    return std::nullopt;
+  std::optional<std::pair<int64_t, int64_t>> pe = peArgs(args);
+  if (!pe)
+    return std::nullopt;
+  auto colorAndConfig = colorAndConfigArgs(args, 2);
+  if (!colorAndConfig)
+    return std::nullopt;
+  unsigned index = layout.internConfig(colorAndConfig->second);
+  if (!configurePE(pe->first, pe->second, colorAndConfig->first, index,
+                   args.getCall().getLoc()))
+    return std::nullopt;
+  return Value::getVoid(interp.getTypes());
+}
+
+std::optional<Value>
+LayoutBuilder::setLocalColorConfig(sema::BuiltinArgs &args) {
+  if (!currentProgram) {
+    interp.getDiagnostics().error(
+        args.getCall().getLoc(),
+        "'@set_local_color_config' is only allowed in the comptime code of a "
+        "program given to '@set_tile_code'");
     return std::nullopt;
   }
+  if (!expectArgs(args, 2, 2))
+    return std::nullopt;
+  auto colorAndConfig = colorAndConfigArgs(args, 0);
+  if (!colorAndConfig)
+    return std::nullopt;
+  // Every PE that runs the program gets the route.
+  unsigned index = layout.internConfig(colorAndConfig->second);
+  for (const auto &[y, runs] : layout.placement.getRows())
+    for (const Run &run : runs)
+      if (run.value == *currentProgram)
+        for (int64_t x = run.begin; x < run.end; ++x)
+          if (!configurePE(x, y, colorAndConfig->first, index,
+                           args.getCall().getLoc()))
+            return std::nullopt;
   return Value::getVoid(interp.getTypes());
 }
 

@@ -62,6 +62,10 @@ void ProgramBuiltins::install() {
   interp.registerBuiltin("initialize_queue", [this](sema::BuiltinArgs &args) {
     return initializeQueue(args);
   });
+  interp.registerBuiltin("set_teardown_handler",
+                         [this](sema::BuiltinArgs &args) {
+                           return setTeardownHandler(args);
+                         });
 }
 
 bool ProgramBuiltins::check(sema::BuiltinArgs &args, unsigned minArgs,
@@ -238,5 +242,39 @@ std::optional<Value> ProgramBuiltins::initializeQueue(sema::BuiltinArgs &args) {
   record->queues.push_back({kind == Type::Kind::InputQueue,
                             queue->getHandleID(), color->getHandleID(),
                             args.getCall().getLoc()});
+  return Value::getVoid(interp.getTypes());
+}
+
+std::optional<Value>
+ProgramBuiltins::setTeardownHandler(sema::BuiltinArgs &args) {
+  if (!check(args, 2))
+    return std::nullopt;
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  std::optional<Value> fn = args.evaluate(0);
+  if (!fn)
+    return std::nullopt;
+  const auto *fnType = fn->is(Value::Kind::Function)
+                           ? llvm::dyn_cast<sema::FunctionType>(fn->getType())
+                           : nullptr;
+  if (!fnType || fnType->isTask() || !fnType->getParams().empty() ||
+      !fnType->getResult()->is(Type::Kind::Void)) {
+    diags.error(args.getArg(0).getLoc(),
+                "expected a function without parameters returning void, "
+                "found '" +
+                    fn->getType()->str() + "'");
+    return std::nullopt;
+  }
+  std::optional<Value> color = args.evaluate(1);
+  if (!color)
+    return std::nullopt;
+  if (!color->is(Value::Kind::Handle) ||
+      !color->getType()->is(Type::Kind::Color)) {
+    diags.error(args.getArg(1).getLoc(), "expected a color, found '" +
+                                             color->getType()->str() + "'");
+    return std::nullopt;
+  }
+  record->teardownHandlers.push_back({fn->getFunctionDecl(), fn->getModule(),
+                                      color->getHandleID(),
+                                      args.getCall().getLoc()});
   return Value::getVoid(interp.getTypes());
 }

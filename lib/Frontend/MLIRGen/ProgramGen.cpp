@@ -680,6 +680,20 @@ bool ProgramGenerator::addModule(sema::ModuleInstance &m) {
   for (const SymbolExport &exported : record.exports)
     if (!emitExport(exported))
       return false;
+  for (const TeardownHandler &handler : record.teardownHandlers) {
+    std::optional<std::string> symbol =
+        requestFunction(*handler.module, *handler.handler, handler.loc);
+    if (!symbol)
+      return false;
+    auto op = csl::SetTeardownHandlerOp::create(
+        builder, loc(handler.loc), FlatRef::get(&ctx, *symbol),
+        builder.getI64IntegerAttr(static_cast<int64_t>(handler.color)));
+    if (std::optional<std::string> message = verifyNewOp(op)) {
+      diags.error(handler.loc, "invalid '@set_teardown_handler': " + *message);
+      op.erase();
+      return false;
+    }
+  }
   return true;
 }
 

@@ -3,7 +3,9 @@
 // `@set_rectangle`, `@set_tile_code`, `@set_color_config` and
 // `@export_name`, registered with the interpreter; running the top-level
 // file's layout block with them fills a LayoutDescription. `@get_rectangle`
-// reads the rectangle back, in the layout and in tile code.
+// reads the rectangle back, in the layout and in tile code, and
+// `@set_local_color_config` in a tile program's comptime code configures a
+// color on every PE that runs the program.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,11 +28,25 @@ public:
   /// Runs `module`'s layout block; false after reporting errors (a missing
   /// layout block or `@set_rectangle` is one).
   bool run(sema::ModuleInstance &module);
+  /// The program instance (an index into the layout's programs) whose
+  /// comptime code runs next; `@set_local_color_config` applies to its PEs.
+  void setCurrentProgram(std::optional<unsigned> index) {
+    currentProgram = index;
+  }
 
 private:
   std::optional<sema::Value> setRectangle(sema::BuiltinArgs &args);
   std::optional<sema::Value> setTileCode(sema::BuiltinArgs &args);
   std::optional<sema::Value> setColorConfig(sema::BuiltinArgs &args);
+  std::optional<sema::Value> setLocalColorConfig(sema::BuiltinArgs &args);
+  /// Evaluates arguments `colorArg` and `colorArg + 1` as a routable color
+  /// and its config.
+  std::optional<std::pair<int64_t, ColorConfig>>
+  colorAndConfigArgs(sema::BuiltinArgs &args, unsigned colorArg);
+  /// Gives `color` of PE (x, y) config `index`; false after reporting a PE
+  /// configured twice.
+  bool configurePE(int64_t x, int64_t y, int64_t color, unsigned index,
+                   llvm::SMLoc loc);
   std::optional<sema::Value> exportName(sema::BuiltinArgs &args);
   std::optional<sema::Value> getRectangle(sema::BuiltinArgs &args);
 
@@ -54,6 +70,7 @@ private:
   LayoutDescription &layout;
   InstanceCache programCache;
   llvm::StringMap<TileFile> tileFiles;
+  std::optional<unsigned> currentProgram;
 };
 
 /// Reads the config struct of `@set_color_config`; reports errors at `loc`.

@@ -52,12 +52,21 @@ struct QueueBinding {
   llvm::SMLoc loc;
 };
 
+/// `@set_teardown_handler(f, color)`.
+struct TeardownHandler {
+  const ast::FnDecl *handler = nullptr;
+  sema::ModuleInstance *module = nullptr;
+  uint64_t color = 0;
+  llvm::SMLoc loc;
+};
+
 /// What one program instance's comptime blocks recorded.
 struct ProgramRecord {
   std::vector<TaskBinding> tasks;
   std::vector<StartupAction> startup;
   std::vector<SymbolExport> exports;
   std::vector<QueueBinding> queues;
+  std::vector<TeardownHandler> teardownHandlers;
 };
 
 class ProgramBuiltins {
@@ -79,6 +88,7 @@ private:
                                      StartupAction::Kind kind);
   std::optional<sema::Value> exportSymbol(sema::BuiltinArgs &args);
   std::optional<sema::Value> initializeQueue(sema::BuiltinArgs &args);
+  std::optional<sema::Value> setTeardownHandler(sema::BuiltinArgs &args);
   /// Reports a builtin used outside a tile program or with the wrong number
   /// of arguments; true when the call may proceed.
   bool check(sema::BuiltinArgs &args, unsigned minArgs, unsigned maxArgs);
