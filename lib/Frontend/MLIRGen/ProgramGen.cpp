@@ -177,10 +177,11 @@ std::string ProgramGenerator::getSymbolName(sema::ModuleInstance &m,
 std::optional<std::string>
 ProgramGenerator::requestFunction(sema::ModuleInstance &m,
                                   const ast::FnDecl &fn, llvm::SMLoc at) {
-  if (auto it = emitted.find({&m, &fn}); it != emitted.end())
-    return it->second;
+  // Adding the module may emit this very declaration.
   if (!ensureModule(m))
     return std::nullopt;
+  if (auto it = emitted.find({&m, &fn}); it != emitted.end())
+    return it->second;
   const sema::FunctionType *type = getFunctionType(m, fn, at);
   if (!type)
     return std::nullopt;
@@ -220,10 +221,11 @@ ProgramGenerator::requestFunction(sema::ModuleInstance &m,
 std::optional<std::string>
 ProgramGenerator::requestGlobal(sema::ModuleInstance &m,
                                 const ast::VarDecl &var, llvm::SMLoc at) {
-  if (auto it = emitted.find({&m, &var}); it != emitted.end())
-    return it->second;
+  // Adding the module may emit this very declaration.
   if (!ensureModule(m))
     return std::nullopt;
+  if (auto it = emitted.find({&m, &var}); it != emitted.end())
+    return it->second;
   sema::GlobalSlot *slot = m.findGlobal(var.name.text);
   std::optional<Value> value = interp.getGlobal(m, var.name.text, at);
   if (!value || !slot)
@@ -334,10 +336,11 @@ ProgramGenerator::getBoundTaskID(sema::ModuleInstance &m,
 std::optional<std::string>
 ProgramGenerator::requestDSDGlobal(sema::ModuleInstance &m,
                                    const ast::VarDecl &var, llvm::SMLoc at) {
-  if (auto it = emitted.find({&m, &var}); it != emitted.end())
-    return it->second;
+  // Adding the module may emit this very declaration.
   if (!ensureModule(m))
     return std::nullopt;
+  if (auto it = emitted.find({&m, &var}); it != emitted.end())
+    return it->second;
   const Type *type = getDSDVarType(interp, m, var);
   if (!type)
     return std::nullopt;
