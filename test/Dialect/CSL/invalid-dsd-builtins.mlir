@@ -25,14 +25,6 @@ func.func @f(%m: !csl.dsd<mem1d, f32>, %x: f16) {
 
 // -----
 
-func.func @f(%h: !csl.dsd<mem1d, f16>, %m: !csl.dsd<mem1d, f32>) {
-  // expected-error @+1 {{'csl.fadds' op operand 'dest' has 16-bit elements ('!csl.dsd<mem1d, f16>'), expected 32-bit}}
-  csl.fadds %h, %m, %m : !csl.dsd<mem1d, f16>, !csl.dsd<mem1d, f32>, !csl.dsd<mem1d, f32>
-  return
-}
-
-// -----
-
 func.func @f(%h: !csl.dsd<fifo, f16>, %m: !csl.dsd<mem1d, f32>) {
   // expected-error @+1 {{'csl.fmacs' op operand 'src' has 16-bit elements ('!csl.dsd<fifo, f16>'), expected 32-bit}}
   csl.fmacs %m, %m, %h, %m : !csl.dsd<mem1d, f32>, !csl.dsd<mem1d, f32>, !csl.dsd<fifo, f16>, !csl.dsd<mem1d, f32>

@@ -282,9 +282,9 @@ func.func @f(%d: !csl.dsd<fifo, f32>, %p: memref<?xf32>) {
 
 // -----
 
-func.func @f(%d: !csl.dsd<mem1d, f32>, %p: memref<?xf16>) {
-  // expected-error @+1 {{'csl.set_dsd_base_addr' op the new base holds 'f16', the DSD has 32-bit elements}}
-  %e = csl.set_dsd_base_addr %d, %p : !csl.dsd<mem1d, f32>, memref<?xf16>
+func.func @f(%d: !csl.dsd<mem1d, f32>, %p: memref<?x!csl.color>) {
+  // expected-error @+1 {{'csl.set_dsd_base_addr' op the new base must hold numbers, found '!csl.color'}}
+  %e = csl.set_dsd_base_addr %d, %p : !csl.dsd<mem1d, f32>, memref<?x!csl.color>
   return
 }
 

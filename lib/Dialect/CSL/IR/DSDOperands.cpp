@@ -124,10 +124,12 @@ LogicalResult tessera::csl::dsd::verifyDSDOperation(Operation *op,
     if (!kind)
       return op->emitOpError() << "operand '" << rule.name << "' must be "
                                << describeKinds(rule) << ", got " << type;
-    // Memory and FIFO DSDs know their element type; the operation decides
-    // the width of fabric operands.
+    // A FIFO holds elements of its type. Memory is reinterpreted: the
+    // operation's width decides how it reads a memory DSD, as CSL programs
+    // rely on (a u32 buffer sent 16 bits at a time); the operation also
+    // decides the width of fabric operands.
     if (auto dsd = dyn_cast<DSDType>(type);
-        dsd && dsd.getElementType() &&
+        dsd && dsd.getKind() == DSDKind::Fifo && dsd.getElementType() &&
         dsd.getElementType().getIntOrFloatBitWidth() != rule.width)
       return op->emitOpError() << "operand '" << rule.name << "' has "
                                << dsd.getElementType().getIntOrFloatBitWidth()

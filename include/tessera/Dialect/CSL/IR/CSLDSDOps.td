@@ -267,8 +267,10 @@ def CSL_SetDSDBaseAddrOp : CSL_Op<"set_dsd_base_addr", [
   ]> {
   let summary = "A memory DSD with a new base address";
   let description = [{
-    CSL's `@set_dsd_base_addr(dsd, ptr)`. Memory DSDs only; the new base's
-    elements have the width of the DSD's.
+    CSL's `@set_dsd_base_addr(dsd, ptr)`. Memory DSDs only. The DSD keeps
+    its type: like every memory DSD, the operations that use it read the new
+    base with their own element width (CSL programs rebase one placeholder
+    DSD onto arrays of different types).
 
     Example:
 
