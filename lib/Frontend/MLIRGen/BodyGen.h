@@ -34,6 +34,7 @@ struct Local {
   std::optional<Value> constant;
   const Type *type = nullptr;
   bool isConst = false; // a `const` array has storage but no stores
+  std::string dsdSlot{}; // a DSD `var`: its csl.dsd_global
 };
 
 struct Loop {
@@ -66,6 +67,9 @@ private:
   /// A local array: an alloca filled from `init`, a comptime array value.
   bool lowerLocalArray(const ast::VarDecl &var, const Type *arrayType);
   bool lowerAssign(const ast::AssignStmt &assign);
+  /// `slot = value` for a DSD variable in csl.dsd_global `slot`.
+  bool storeDSD(const ast::AssignStmt &assign, llvm::StringRef slot,
+                const Type *dsdType);
   bool lowerIf(const ast::IfStmt &stmt);
   bool lowerWhile(const ast::WhileStmt &stmt);
   bool lowerFor(const ast::ForStmt &stmt);

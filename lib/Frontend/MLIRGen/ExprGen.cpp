@@ -110,6 +110,16 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
         return RValue{local->constant, {}, local->type};
       if (local->value)
         return RValue{std::nullopt, local->value, local->type};
+      if (!local->dsdSlot.empty()) {
+        auto slot = mlir::SymbolTable::lookupNearestSymbolFrom<
+            csl::DSDGlobalOp>(body.getParentOp(),
+                              builder.getStringAttr(local->dsdSlot));
+        return RValue{std::nullopt,
+                      csl::LoadDSDOp::create(
+                          builder, l, slot.getType(),
+                          mlir::FlatSymbolRefAttr::get(&ctx, local->dsdSlot)),
+                      local->type};
+      }
       return RValue{std::nullopt,
                     mlir::memref::LoadOp::create(builder, l, local->storage),
                     local->type};

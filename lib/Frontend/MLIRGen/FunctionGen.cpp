@@ -179,19 +179,27 @@ bool BodyGen::lowerVarDecl(const ast::VarDecl &var) {
     return true;
   }
   const Type *localType = declared ? declared : init->type;
-  // A DSD is an SSA value; a mutable one would need storage.
+  // A DSD `const` is an SSA value; a `var` lives in a DSD slot.
   if (localType && localType->is(Type::Kind::DSD)) {
-    if (var.varKind != ast::VarKind::Const || !init->value ||
-        init->type != localType) {
-      if (var.varKind != ast::VarKind::Const)
-        return unsupported(var, "a local 'var' of DSD type");
+    if (!init->value || init->type != localType) {
       diags.error(var.init->getLoc(), "expected '" + localType->str() +
                                           "', found '" + init->type->str() +
                                           "'");
       return false;
     }
-    local.value = init->value;
     local.type = localType;
+    if (var.varKind == ast::VarKind::Const) {
+      local.value = init->value;
+    } else {
+      mlir::Location l = loc(var.getLoc());
+      std::string name = var.name.text.str();
+      if (decl)
+        name = decl->name.text.str() + "." + name;
+      local.dsdSlot =
+          symbols.dsdSlot(module, name, init->value.getType(), l);
+      csl::StoreDSDOp::create(builder, l, init->value,
+                              mlir::FlatSymbolRefAttr::get(&ctx, local.dsdSlot));
+    }
     scopes.back()[var.name.text] = local;
     return true;
   }
@@ -328,7 +336,34 @@ static std::optional<ast::BinaryOp> getBinaryOp(ast::AssignOp op) {
   return std::nullopt;
 }
 
+bool BodyGen::storeDSD(const ast::AssignStmt &assign, llvm::StringRef slot,
+                       const Type *dsdType) {
+  if (assign.op != ast::AssignOp::Assign) {
+    diags.error(assign.getLoc(), "invalid operand type '" + dsdType->str() +
+                                     "' for a compound assignment");
+    return false;
+  }
+  std::optional<RValue> value = lowerExpr(*assign.value);
+  if (!value)
+    return false;
+  if (value->type != dsdType || !value->value) {
+    diags.error(assign.value->getLoc(),
+                "expected '" + dsdType->str() + "', found '" +
+                    (value->type ? value->type->str() : "?") + "'");
+    return false;
+  }
+  auto op = csl::StoreDSDOp::create(builder, loc(assign.getLoc()),
+                                    value->value,
+                                    mlir::FlatSymbolRefAttr::get(&ctx, slot));
+  return verifyCreated(op, assign.getLoc(), "=");
+}
+
 bool BodyGen::lowerAssign(const ast::AssignStmt &assign) {
+  if (const auto *ident = llvm::dyn_cast<ast::Identifier>(assign.target)) {
+    const Local *local = findLocal(ident->name.text);
+    if (local && !local->dsdSlot.empty())
+      return storeDSD(assign, local->dsdSlot, local->type);
+  }
   // A DSD global gets a new descriptor by csl.store_dsd.
   if (const auto *ident = llvm::dyn_cast<ast::Identifier>(assign.target);
       ident && !findLocal(ident->name.text)) {
@@ -346,20 +381,7 @@ bool BodyGen::lowerAssign(const ast::AssignStmt &assign) {
       }
       std::optional<std::string> symbol =
           symbols.dsdGlobal(module, *var, ident->getLoc());
-      std::optional<RValue> value =
-          symbol ? lowerExpr(*assign.value) : std::nullopt;
-      if (!value)
-        return false;
-      if (value->type != dsdType || !value->value) {
-        diags.error(assign.value->getLoc(),
-                    "expected '" + dsdType->str() + "', found '" +
-                        (value->type ? value->type->str() : "?") + "'");
-        return false;
-      }
-      auto op = csl::StoreDSDOp::create(
-          builder, loc(assign.getLoc()), value->value,
-          mlir::FlatSymbolRefAttr::get(&ctx, *symbol));
-      return verifyCreated(op, assign.getLoc(), "=");
+      return symbol && storeDSD(assign, *symbol, dsdType);
     }
   }
   // A pointer global is pointed elsewhere by csl.store_pointer.

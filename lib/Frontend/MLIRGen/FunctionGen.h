@@ -29,6 +29,11 @@ struct SymbolRequests {
   Request fifo;
   /// A top-level `var` of DSD type: its csl.dsd_global symbol.
   Request dsdGlobal;
+  /// A new uninitialized csl.dsd_global of `type` for a function's local
+  /// DSD `var` named `name` (qualified by the caller); its symbol.
+  std::function<std::string(sema::ModuleInstance &, llvm::StringRef name,
+                            mlir::Type type, mlir::Location)>
+      dsdSlot;
   /// The task ID a task of the program is bound to, as a handle value
   /// (tasks given where an ID is expected, as in `.activate = t`).
   std::function<std::optional<sema::Value>(

@@ -44,6 +44,17 @@ public:
                                const ast::VarDecl &var, llvm::SMLoc at) {
       return requestDSDGlobal(m, var, at);
     };
+    symbols.dsdSlot = [this](sema::ModuleInstance &m, llvm::StringRef name,
+                             mlir::Type type, mlir::Location l) {
+      // One slot per local variable; a shadowed name gets a number.
+      std::string base = getSymbolName(m, name);
+      std::string symbol = base;
+      for (unsigned n = 2; this->program.lookupSymbol(symbol); ++n)
+        symbol = base + "_" + std::to_string(n);
+      csl::DSDGlobalOp::create(builder, l, symbol, type,
+                               /*withInitializer=*/false);
+      return symbol;
+    };
     symbols.boundTaskID = [this](sema::ModuleInstance &m,
                                  const ast::FnDecl &task, llvm::SMLoc at) {
       return getBoundTaskID(m, task, at);
@@ -353,7 +364,8 @@ ProgramGenerator::requestDSDGlobal(sema::ModuleInstance &m,
   // The DSD's element type is known once the initializer is lowered.
   auto op = csl::DSDGlobalOp::create(
       builder, loc(var.getLoc()), name,
-      csl::DSDType::get(&ctx, csl::DSDKind::Mem1d, builder.getF32Type()));
+      csl::DSDType::get(&ctx, csl::DSDKind::Mem1d, builder.getF32Type()),
+      /*withInitializer=*/true);
   emitted[{&m, &var}] = name;
   if (!lowerInitializer(interp, m, symbols, *var.init, type,
                         op.getInitializer())) {

@@ -83,17 +83,23 @@ StorePointerOp::verifySymbolUses(SymbolTableCollection &symbols) {
 }
 
 void DSDGlobalOp::build(OpBuilder &builder, OperationState &state,
-                        StringRef name, Type type) {
+                        StringRef name, Type type, bool withInitializer) {
   state.addAttribute(getSymNameAttrName(state.name),
                      builder.getStringAttr(name));
   state.addAttribute(getTypeAttrName(state.name), TypeAttr::get(type));
   Region *region = state.addRegion();
-  region->push_back(new Block);
+  if (withInitializer)
+    region->push_back(new Block);
 }
 
 LogicalResult DSDGlobalOp::verifyRegions() {
-  auto yield = cast<YieldOp>(getInitializer().front().getTerminator());
-  if (yield.getValues().size() != 1 ||
+  Region &init = getInitializer();
+  if (init.empty())
+    return success();
+  if (!init.hasOneBlock())
+    return emitOpError() << "initializer must be one block";
+  auto yield = dyn_cast<YieldOp>(init.front().getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
       yield.getValues().front().getType() != getType())
     return emitOpError() << "initializer must yield one " << getType();
   return success();

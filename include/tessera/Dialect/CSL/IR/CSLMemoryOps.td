@@ -142,7 +142,7 @@ def CSL_Random16Op : CSL_Op<"random16"> {
 //===----------------------------------------------------------------------===//
 
 def CSL_DSDGlobalOp : CSL_Op<"dsd_global", [
-    HasParent<"ProgramOp">, Symbol, IsolatedFromAbove, SingleBlock
+    HasParent<"ProgramOp">, Symbol, IsolatedFromAbove
   ]> {
   let summary = "A global variable that holds a DSD";
   let description = [{
@@ -152,7 +152,10 @@ def CSL_DSDGlobalOp : CSL_Op<"dsd_global", [
     symbols and constants and yields it; the program does so before any
     task runs. Run-time code reads the variable with `csl.load_dsd` and
     replaces it with `csl.store_dsd` (for example after
-    `@increment_dsd_offset`).
+    `@increment_dsd_offset`). Without an initializer region the variable
+    holds no descriptor until a store: a function's local DSD `var` lives
+    in such a slot (CSL tasks run to completion and functions do not
+    recurse, so one slot per variable suffices).
 
     Example:
 
@@ -168,11 +171,12 @@ def CSL_DSDGlobalOp : CSL_Op<"dsd_global", [
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<CSL_AnyDSD>:$type);
-  let regions = (region SizedRegion<1>:$initializer);
-  let assemblyFormat = "$sym_name attr-dict `:` $type $initializer";
+  let regions = (region AnyRegion:$initializer);
+  let assemblyFormat = "$sym_name attr-dict `:` $type ($initializer^)?";
   let hasRegionVerifier = 1;
   let skipDefaultBuilders = 1;
-  let builders = [OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::Type":$type)>];
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::Type":$type,
+                                 "bool":$withInitializer)>];
 }
 
 def CSL_YieldOp : CSL_Op<"yield", [
