@@ -57,10 +57,7 @@ std::optional<RValue> BodyGen::lowerHandleGetter(const ast::BuiltinCall &call) {
 
 /// The ops of reference 3.4 that the csl dialect defines.
 static bool isDSDOperation(mlir::MLIRContext &ctx, llvm::StringRef name) {
-  // They are the ops with the DSD options; load_to_dsr also has them but
-  // takes a DSR, which run-time code cannot name yet.
-  if (name == "load_to_dsr")
-    return false;
+  // They are the ops with the DSD options (load_to_dsr among them).
   std::optional<mlir::RegisteredOperationName> op =
       mlir::RegisteredOperationName::lookup(("csl." + name).str(), &ctx);
   return op && llvm::any_of(op->getAttributeNames(), [](mlir::StringAttr a) {
@@ -636,17 +633,17 @@ std::optional<RValue> BodyGen::lowerDSDOperation(const ast::BuiltinCall &call) {
   if (options) {
     for (const ast::FieldInit *f : options->fields) {
       llvm::StringRef name = f->name.text;
-      if (name == "async") {
+      if (name == "async" || (name == "save_address" && n == "load_to_dsr")) {
         std::optional<Value> v;
         if (canFold(*f->value))
           v = interp.evaluate(module, *f->value);
         if (!v || !v->is(Value::Kind::Bool)) {
           diags.error(f->value->getLoc(),
-                      "'.async' must be a comptime-known bool");
+                      "'." + name + "' must be a comptime-known bool");
           return std::nullopt;
         }
         if (v->getBool())
-          state.addAttribute("async", builder.getUnitAttr());
+          state.addAttribute(name, builder.getUnitAttr());
         continue;
       }
       mlir::Value *slot = name == "activate" ? &activate
@@ -689,9 +686,15 @@ std::optional<RValue> BodyGen::lowerDSDOperation(const ast::BuiltinCall &call) {
     if (v)
       state.operands.push_back(v);
   }
-  segments.push_back(index ? 1 : 0);
-  if (index)
-    state.operands.push_back(index);
+  // load_to_dsr has no `.index`.
+  if (n != "load_to_dsr") {
+    segments.push_back(index ? 1 : 0);
+    if (index)
+      state.operands.push_back(index);
+  } else if (index) {
+    diags.error(call.getLoc(), "'@load_to_dsr' has no option 'index'");
+    return std::nullopt;
+  }
   state.addAttribute("operandSegmentSizes",
                      builder.getDenseI32ArrayAttr(segments));
   mlir::Operation *op = builder.create(state);

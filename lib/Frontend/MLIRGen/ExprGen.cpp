@@ -621,6 +621,8 @@ mlir::Value BodyGen::materializeConstant(const Value &value, llvm::SMLoc at) {
       return csl::GetOutputQueueOp::create(builder, l, type, id);
     case Type::Kind::UtID:
       return csl::GetMicrothreadIDOp::create(builder, l, type, id);
+    case Type::Kind::DSR:
+      return csl::GetDSROp::create(builder, l, type, id);
     default:
       return csl::GetTaskIDOp::create(builder, l, type, id);
     }

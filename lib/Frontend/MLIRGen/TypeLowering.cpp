@@ -34,6 +34,16 @@ mlir::Type mlirgen::lowerType(mlir::MLIRContext &context,
   case Type::Kind::Enum:
     // An enum is its tag at run time.
     return lowerType(context, llvm::cast<sema::EnumType>(type)->getTagType());
+  case Type::Kind::DSR:
+    switch (llvm::cast<sema::DSRType>(type)->getDSRKind()) {
+    case sema::DSRKind::Dest:
+      return csl::DSRType::get(&context, csl::DSRKind::Dest);
+    case sema::DSRKind::Src0:
+      return csl::DSRType::get(&context, csl::DSRKind::Src0);
+    case sema::DSRKind::Src1:
+      return csl::DSRType::get(&context, csl::DSRKind::Src1);
+    }
+    return {};
   case Type::Kind::Color:
     return csl::ColorType::get(&context);
   case Type::Kind::InputQueue:

@@ -286,6 +286,29 @@ std::optional<Value> BuiltinEvaluator::run() {
   }
   if (n == "get_data_task_id")
     return dataTaskID();
+  if (n == "get_dsr") {
+    // @get_dsr(dsr_dest | dsr_src0 | dsr_src1, id): register counts per
+    // file are not public, so only the sign of the ID is checked.
+    if (!expectArgs(2, 2))
+      return std::nullopt;
+    const Type *file = typeArg(0);
+    if (!file)
+      return std::nullopt;
+    if (!file->is(K::DSR)) {
+      diags.error(argLoc(0), "expected dsr_dest, dsr_src0 or dsr_src1, "
+                             "found '" +
+                                 file->str() + "'");
+      return fail();
+    }
+    std::optional<int64_t> id = idArg(1);
+    if (!id)
+      return std::nullopt;
+    if (*id < 0) {
+      diags.error(argLoc(1), "DSR " + llvm::Twine(*id) + " is negative");
+      return fail();
+    }
+    return Value::getHandle(file, *id);
+  }
   if (n == "get_ut_id") {
     if (t.getNumMicrothreadIDs() == 0) {
       diags.error(loc(), "'@get_ut_id' is not available on '" +
