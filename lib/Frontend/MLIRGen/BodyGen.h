@@ -47,12 +47,16 @@ class BodyGen {
 public:
   /// Lowers into `body`; `decl` and `type` describe the function or task
   /// whose body it is, and are null for a global's initializer.
+  /// `comptimeArgs` gives the values of a specialization's comptime params
+  /// (empty, or one entry per param: nullopt for a run-time one).
   BodyGen(sema::Interpreter &interp, sema::ModuleInstance &module,
           const SymbolRequests &symbols, const ast::FnDecl *decl,
-          const sema::FunctionType *type, mlir::Region &body)
+          const sema::FunctionType *type, mlir::Region &body,
+          llvm::ArrayRef<std::optional<Value>> comptimeArgs = {})
       : interp(interp), module(module), symbols(symbols), decl(decl),
         type(type), body(body), ctx(*body.getContext()),
-        builder(&ctx), diags(interp.getDiagnostics()) {}
+        builder(&ctx), diags(interp.getDiagnostics()),
+        comptimeArgs(comptimeArgs) {}
 
   /// The function or task body.
   bool run();
@@ -148,6 +152,18 @@ private:
   bool verifyCreated(mlir::Operation *op, llvm::SMLoc at,
                      llvm::StringRef builtin);
 
+  /// A call of a function with comptime or `anytype` params: a
+  /// specialization for these arguments.
+  std::optional<RValue> lowerGenericCall(const ast::CallExpr &call,
+                                         const Value &callee);
+  /// Comptime evaluation that sees the comptime-known locals.
+  std::optional<Value> evalComptime(const ast::Expr &expr);
+  /// Builtins with comptime results whose operands may be run-time values
+  /// (`@type_of(x)`).
+  static bool isComptimeBuiltin(llvm::StringRef name);
+  const Type *evalType(const ast::Expr &expr);
+  std::vector<sema::Interpreter::Binding> getComptimeLocals() const;
+
   mlir::Value materialize(const RValue &value, const Type *to,
                           llvm::SMLoc loc);
   mlir::Value materializeConstant(const Value &value, llvm::SMLoc loc);
@@ -170,6 +186,7 @@ private:
   sema::DiagnosticEngine &diags;
   std::vector<llvm::StringMap<Local>> scopes;
   std::vector<Loop> loops;
+  llvm::ArrayRef<std::optional<Value>> comptimeArgs;
 };
 
 /// How users call a construct, for "... is not supported" messages.

@@ -26,7 +26,7 @@ std::optional<RValue> BodyGen::lowerAs(const ast::BuiltinCall &call) {
                                    llvm::Twine(call.args.size()));
     return std::nullopt;
   }
-  const Type *to = interp.evaluateType(module, *call.args[0]);
+  const Type *to = evalType(*call.args[0]);
   if (!to)
     return std::nullopt;
   std::optional<RValue> from = lowerExpr(*call.args[1]);

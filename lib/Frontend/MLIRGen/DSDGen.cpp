@@ -49,7 +49,7 @@ std::optional<RValue> BodyGen::lowerHandleGetter(const ast::BuiltinCall &call) {
       return std::nullopt;
     }
   }
-  std::optional<Value> v = interp.evaluate(module, call);
+  std::optional<Value> v = evalComptime(call);
   if (!v)
     return std::nullopt;
   return RValue{v, {}, v->getType()};
@@ -250,7 +250,7 @@ mlir::AffineExpr BodyGen::lowerAffine(const ast::Expr &e,
   visit(&e);
   std::optional<Value> v;
   if (!namesIndex && canFold(e)) {
-    v = interp.evaluate(module, e);
+    v = evalComptime(e);
     if (!v)
       return nullptr;
   }
@@ -268,7 +268,7 @@ std::optional<RValue> BodyGen::lowerTensorAccess(const ast::TensorAccess &ta,
   for (const ast::Expr *extent : ta.extents) {
     std::optional<Value> v;
     if (canFold(*extent))
-      v = interp.evaluate(module, *extent);
+      v = evalComptime(*extent);
     else
       diags.error(extent->getLoc(), "a tensor access extent must be "
                                     "comptime-known");
@@ -391,7 +391,7 @@ std::optional<RValue> BodyGen::lowerGetDSD(const ast::BuiltinCall &call) {
     std::optional<Value> v;
     unsigned errors = diags.getNumErrors();
     if (canFold(*f->value))
-      v = interp.evaluate(module, *f->value);
+      v = evalComptime(*f->value);
     if (!v || !v->is(Value::Kind::Bool)) {
       if (diags.getNumErrors() == errors)
         diags.error(f->value->getLoc(),
@@ -556,7 +556,7 @@ std::optional<RValue> BodyGen::lowerDSDMutator(const ast::BuiltinCall &call) {
   mlir::Operation *op = nullptr;
   if (n == "increment_dsd_offset") {
     mlir::Value offset = lowerIntOperand(*call.args[1], 16, true);
-    const Type *elem = offset ? interp.evaluateType(module, *call.args[2])
+    const Type *elem = offset ? evalType(*call.args[2])
                               : nullptr;
     mlir::Type elemType = elem ? lowerType(ctx, elem) : mlir::Type();
     if (!elemType) {
@@ -636,7 +636,7 @@ std::optional<RValue> BodyGen::lowerDSDOperation(const ast::BuiltinCall &call) {
       if (name == "async" || (name == "save_address" && n == "load_to_dsr")) {
         std::optional<Value> v;
         if (canFold(*f->value))
-          v = interp.evaluate(module, *f->value);
+          v = evalComptime(*f->value);
         if (!v || !v->is(Value::Kind::Bool)) {
           diags.error(f->value->getLoc(),
                       "'." + name + "' must be a comptime-known bool");

@@ -8,6 +8,8 @@
 
 #include "BodyGen.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include "tessera/Dialect/CSL/IR/CSLOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,7 +32,7 @@ bool BodyGen::canFold(const ast::Expr &expr) {
       llvm::StringRef name =
           llvm::cast<ast::BuiltinCall>(n)->name.text;
       name.consume_front("@");
-      if (name == "zeros" || name == "constants")
+      if (name == "zeros" || name == "constants" || isComptimeBuiltin(name))
         break;
       ok = false;
       return;
@@ -49,8 +51,10 @@ bool BodyGen::canFold(const ast::Expr &expr) {
       break;
     case ast::Node::Kind::Identifier: {
       llvm::StringRef name = llvm::cast<ast::Identifier>(n)->name.text;
-      if (findLocal(name)) {
-        ok = false;
+      // Comptime-known locals (and a specialization's comptime params) are
+      // bound for the interpreter; others are read at run time.
+      if (const Local *local = findLocal(name)) {
+        ok = local->constant && local->constant->isComptimeKnown();
         return;
       }
       // A run-time global is read by memref ops, not by the interpreter.
@@ -78,7 +82,7 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
       return dsd;
   }
   if (canFold(expr)) {
-    std::optional<Value> value = interp.evaluate(module, expr);
+    std::optional<Value> value = evalComptime(expr);
     if (!value)
       return std::nullopt;
     if (value->isComptimeKnown())
@@ -428,6 +432,147 @@ std::string describeCallee(const ast::Expr &callee) {
 
 } // namespace
 
+std::vector<sema::Interpreter::Binding> BodyGen::getComptimeLocals() const {
+  // Outer scopes first, so that inner bindings of a name replace outer ones.
+  // Run-time locals bind as run-time values: `@type_of(x)` sees their type,
+  // anything needing their value reports that it is not comptime-known.
+  std::vector<sema::Interpreter::Binding> locals;
+  for (const llvm::StringMap<Local> &scope : scopes)
+    for (const auto &entry : scope)
+      locals.push_back({entry.getKey(),
+                        entry.second.constant
+                            ? *entry.second.constant
+                            : Value::getRunTime(entry.second.type)});
+  return locals;
+}
+
+bool BodyGen::isComptimeBuiltin(llvm::StringRef name) {
+  name.consume_front("@");
+  static const llvm::StringSet<> comptimeBuiltins = {
+      "type_of", "is_same_type", "get_array", "strlen", "is_arch",
+      "has_field", "field", "dimensions", "element_count", "element_type",
+      "rank", "get_int", "concat_structs"};
+  return comptimeBuiltins.contains(name);
+}
+
+std::optional<Value> BodyGen::evalComptime(const ast::Expr &expr) {
+  return interp.evaluate(module, expr, getComptimeLocals());
+}
+
+const Type *BodyGen::evalType(const ast::Expr &expr) {
+  return interp.evaluateType(module, expr, getComptimeLocals());
+}
+
+/// Whether calls of `fn` need a specialization per argument list: it has
+/// comptime params or params of comptime-only types (`anytype`, `type`,
+/// `comptime_int`, functions, ...).
+static bool isGeneric(const ast::FnDecl &fn, const sema::FunctionType &type) {
+  for (auto [param, paramType] : llvm::zip(fn.params, type.getParams()))
+    if (param->isComptime || paramType->isComptimeOnly())
+      return true;
+  return false;
+}
+
+/// Identifies a comptime argument among the specializations of a function.
+static std::string describeArgument(const Value &value) {
+  std::string key = value.getType()->str() + "=" + value.str();
+  // Functions of different modules may share a name.
+  if (value.is(Value::Kind::Function))
+    key += "@" + std::to_string(reinterpret_cast<uintptr_t>(
+                     value.getFunctionDecl())) +
+           "/" + std::to_string(reinterpret_cast<uintptr_t>(value.getModule()));
+  return key;
+}
+
+std::optional<RValue> BodyGen::lowerGenericCall(const ast::CallExpr &call,
+                                                const Value &callee) {
+  const auto &declared = *llvm::cast<sema::FunctionType>(callee.getType());
+  const ast::FnDecl &fn = *callee.getFunctionDecl();
+  if (call.args.size() != fn.params.size()) {
+    diags.error(call.getLoc(), "'" + fn.name.text + "' expects " +
+                                   llvm::Twine(fn.params.size()) +
+                                   " arguments, found " +
+                                   llvm::Twine(call.args.size()));
+    diags.note(fn.getLoc(), "declared here");
+    return std::nullopt;
+  }
+  // Comptime arguments bind as values, run-time ones as their types.
+  llvm::SmallVector<RValue> lowered;
+  llvm::SmallVector<Value> args;
+  for (const ast::Expr *arg : call.args) {
+    std::optional<RValue> v = lowerExpr(*arg);
+    if (!v)
+      return std::nullopt;
+    args.push_back(v->constant ? *v->constant : Value::getRunTime(v->type));
+    lowered.push_back(*v);
+  }
+  // With every argument comptime-known, a generic helper (a payload
+  // encoder, say) usually folds to a constant; only if it needs run-time
+  // state is it specialized.
+  if (llvm::all_of(lowered, [](const RValue &v) { return v.constant; }))
+    if (std::optional<Value> folded =
+            interp.tryCall(callee, args, call.getLoc());
+        folded && folded->isComptimeKnown())
+      return RValue{folded, {}, folded->getType()};
+  const sema::FunctionType *signature =
+      interp.instantiateSignature(callee, args, call.getLoc());
+  if (!signature)
+    return std::nullopt;
+  std::vector<std::optional<Value>> comptimeArgs(fn.params.size());
+  std::string key;
+  llvm::SmallVector<mlir::Value> operands;
+  for (auto [i, param] : llvm::enumerate(fn.params)) {
+    const Type *paramType = signature->getParams()[i];
+    // A param with no run-time representation (void, say) is comptime too,
+    // and so is an `anytype` param given a comptime-known value.
+    bool anyType = declared.getParams()[i]->is(Type::Kind::AnyType);
+    if (param->isComptime || paramType->isComptimeOnly() ||
+        !lowerType(ctx, paramType) || (anyType && lowered[i].constant)) {
+      if (!lowered[i].constant) {
+        diags.error(call.args[i]->getLoc(),
+                    "argument for comptime parameter '" + param->name.text +
+                        "' is not comptime-known");
+        return std::nullopt;
+      }
+      std::optional<Value> v =
+          paramType->is(Type::Kind::AnyType) || paramType->isComptimeOnly()
+              ? lowered[i].constant
+              : interp.coerce(*lowered[i].constant, paramType,
+                              call.args[i]->getLoc());
+      if (!v)
+        return std::nullopt;
+      comptimeArgs[i] = v;
+      key += "c:" + describeArgument(*v) + ";";
+      continue;
+    }
+    mlir::Value m = materialize(lowered[i], paramType, call.args[i]->getLoc());
+    if (!m)
+      return std::nullopt;
+    operands.push_back(m);
+    key += "t:" + paramType->str() + ";";
+  }
+  const Type *result = signature->getResult();
+  if (!result->is(Type::Kind::Void) && !lowerType(ctx, result)) {
+    diags.error(call.getLoc(), "'" + fn.name.text + "' returns '" +
+                                   result->str() +
+                                   "', which has no run-time representation");
+    return std::nullopt;
+  }
+  std::optional<std::string> symbol =
+      symbols.specialization(*callee.getModule(), fn, *signature,
+                             comptimeArgs, key, call.getLoc());
+  if (!symbol)
+    return std::nullopt;
+  llvm::SmallVector<mlir::Type> results;
+  if (!result->is(Type::Kind::Void))
+    results.push_back(lowerType(ctx, result));
+  auto op = mlir::func::CallOp::create(builder, loc(call.getLoc()), *symbol,
+                                       results, operands);
+  if (results.empty())
+    return RValue{Value::getVoid(interp.getTypes()), {}, result};
+  return RValue{std::nullopt, op.getResult(0), result};
+}
+
 std::optional<RValue> BodyGen::lowerCall(const ast::CallExpr &call) {
   // The callee is a comptime function value: `f` or `module.f`.
   const auto *ident = llvm::dyn_cast<ast::Identifier>(call.callee);
@@ -441,7 +586,7 @@ std::optional<RValue> BodyGen::lowerCall(const ast::CallExpr &call) {
   }
   std::optional<Value> callee =
       ident ? interp.getGlobal(module, ident->name.text, call.callee->getLoc())
-            : interp.evaluate(module, *call.callee);
+            : evalComptime(*call.callee);
   if (!callee)
     return std::nullopt;
   const auto *fnType = callee->is(Value::Kind::Function)
@@ -456,6 +601,8 @@ std::optional<RValue> BodyGen::lowerCall(const ast::CallExpr &call) {
     return std::nullopt;
   }
   const ast::FnDecl &fn = *callee->getFunctionDecl();
+  if (isGeneric(fn, *fnType))
+    return lowerGenericCall(call, *callee);
   if (call.args.size() != fnType->getParams().size()) {
     diags.error(call.getLoc(), "'" + fn.name.text + "' expects " +
                                    llvm::Twine(fnType->getParams().size()) +
@@ -499,11 +646,27 @@ std::optional<RValue> BodyGen::lowerBuiltin(const ast::BuiltinCall &call) {
     return lowerDSDBuiltin(call);
   if (isIntrinsic(name))
     return lowerIntrinsic(call);
+  // Checks and prints in run-time code happen when it is compiled.
+  if (name == "comptime_assert" || name == "@comptime_assert" ||
+      name == "comptime_print" || name == "@comptime_print") {
+    std::optional<Value> v = evalComptime(call);
+    if (!v)
+      return std::nullopt;
+    return RValue{v, {}, v->getType()};
+  }
   bool isActivate = name == "@activate" || name == "activate";
   bool isBlock = name == "@block" || name == "block";
   bool isUnblock = name == "@unblock" || name == "unblock";
   if (!isActivate && !isBlock && !isUnblock) {
-    // Builtins that produce comptime values were folded before.
+    // A comptime builtin over run-time operands (`@type_of(x)`) may still
+    // have a comptime-known result.
+    if (isComptimeBuiltin(name)) {
+      std::optional<Value> v = evalComptime(call);
+      if (!v)
+        return std::nullopt;
+      if (v->isComptimeKnown())
+        return RValue{v, {}, v->getType()};
+    }
     unsupported(call, "'" + name.str() + "'");
     return std::nullopt;
   }

@@ -68,16 +68,23 @@ bool BodyGen::run() {
   mlir::Block &entry = body.front();
   builder.setInsertionPointToEnd(&entry);
   scopes.emplace_back();
+  unsigned arg = 0;
   for (auto [i, param] : llvm::enumerate(decl->params)) {
-    if (param->isComptime || !lowerType(ctx, type->getParams()[i])) {
+    const Type *paramType = type->getParams()[i];
+    // A specialization's comptime params are constants, not arguments.
+    if (!comptimeArgs.empty() && comptimeArgs[i]) {
+      scopes.back()[param->name.text] =
+          Local{{}, {}, comptimeArgs[i], paramType};
+      continue;
+    }
+    if (param->isComptime || !lowerType(ctx, paramType)) {
       diags.error(param->getLoc(), "parameter '" + param->name.text +
-                                       "' of type '" +
-                                       type->getParams()[i]->str() +
+                                       "' of type '" + paramType->str() +
                                        "' has no run-time representation");
       return false;
     }
     scopes.back()[param->name.text] =
-        Local{{}, entry.getArgument(i), std::nullopt, type->getParams()[i]};
+        Local{{}, entry.getArgument(arg++), std::nullopt, paramType};
   }
   if (!lowerBlock(*decl->body))
     return false;
@@ -113,9 +120,15 @@ bool BodyGen::lowerBlock(const ast::BlockStmt &block) {
     return unsupported(block, "a labelled block");
   scopes.emplace_back();
   llvm::scope_exit pop([&] { scopes.pop_back(); });
-  for (const ast::Stmt *stmt : block.stmts)
+  for (const ast::Stmt *stmt : block.stmts) {
     if (!lowerStmt(*stmt))
       return false;
+    // Statements after a return, break or continue never run; they are not
+    // analysed (a comptime-true `if` that returns guards the rest).
+    mlir::Block *current = builder.getInsertionBlock();
+    if (current != &body.front() && current->hasNoPredecessors())
+      break;
+  }
   return true;
 }
 
@@ -162,7 +175,7 @@ bool BodyGen::lowerVarDecl(const ast::VarDecl &var) {
     return unsupported(var, var.isComptime ? "a 'comptime var'"
                                            : "a local without an initializer");
   const Type *declared = nullptr;
-  if (var.type && !(declared = interp.evaluateType(module, *var.type)))
+  if (var.type && !(declared = evalType(*var.type)))
     return false;
   if (declared && declared->is(Type::Kind::Array))
     return lowerLocalArray(var, declared);
@@ -255,7 +268,7 @@ bool BodyGen::lowerLocalArray(const ast::VarDecl &var,
                 "a local array must be initialised by a comptime-known value");
     return false;
   }
-  std::optional<Value> init = interp.evaluate(module, *var.init);
+  std::optional<Value> init = evalComptime(*var.init);
   if (!init || !(init = interp.coerce(*init, arrayType, var.init->getLoc())))
     return false;
   auto dense = mlir::dyn_cast_or_null<mlir::DenseElementsAttr>(
@@ -510,7 +523,7 @@ bool BodyGen::lowerAddress(const ast::Expr &expr, mlir::Value &memref,
   }
   // `m.name`: a global of an imported module.
   if (const auto *field = llvm::dyn_cast<ast::FieldAccess>(&expr)) {
-    std::optional<Value> base = interp.evaluate(module, *field->base);
+    std::optional<Value> base = evalComptime(*field->base);
     if (!base)
       return false;
     sema::ModuleInstance *owner =
@@ -751,7 +764,7 @@ bool BodyGen::lowerRangeFor(const ast::ForStmt &stmt,
                                     llvm::Twine(n));
     return false;
   }
-  const Type *t = interp.evaluateType(module, *range.args[0]);
+  const Type *t = evalType(*range.args[0]);
   if (!t)
     return false;
   if (!t->is(Type::Kind::Int)) {
@@ -779,7 +792,7 @@ bool BodyGen::lowerRangeFor(const ast::ForStmt &stmt,
                   "'@range' step must be comptime-known in run-time code");
       return false;
     }
-    std::optional<Value> s = interp.evaluate(module, *stepExpr);
+    std::optional<Value> s = evalComptime(*stepExpr);
     if (!s)
       return false;
     std::optional<Value> c = interp.coerce(*s, t, stepExpr->getLoc());
@@ -888,7 +901,7 @@ bool BodyGen::lowerSwitch(const ast::SwitchExpr &stmt) {
     }
     // Case values are comptime, as cf.switch needs.
     for (const ast::Expr *e : prong->values) {
-      std::optional<Value> v = canFold(*e) ? interp.evaluate(module, *e)
+      std::optional<Value> v = canFold(*e) ? evalComptime(*e)
                                            : std::nullopt;
       if (v && !v->isComptimeKnown())
         v.reset();
@@ -976,8 +989,10 @@ bool BodyGen::lowerReturn(const ast::ReturnStmt &stmt) {
 
 bool mlirgen::lowerBody(sema::Interpreter &interp, sema::ModuleInstance &module,
                         const SymbolRequests &symbols, const ast::FnDecl &decl,
-                        const sema::FunctionType &type, mlir::Region &body) {
-  return BodyGen(interp, module, symbols, &decl, &type, body).run();
+                        const sema::FunctionType &type, mlir::Region &body,
+                        llvm::ArrayRef<std::optional<sema::Value>> comptimeArgs) {
+  return BodyGen(interp, module, symbols, &decl, &type, body, comptimeArgs)
+      .run();
 }
 
 bool mlirgen::lowerInitializer(sema::Interpreter &interp,

@@ -34,6 +34,15 @@ struct SymbolRequests {
   std::function<std::string(sema::ModuleInstance &, llvm::StringRef name,
                             mlir::Type type, mlir::Location)>
       dsdSlot;
+  /// The specialization of generic function `fn` for `args` (a comptime
+  /// value per comptime param, nullopt for a run-time one) with the
+  /// instantiated signature `type`; `key` identifies the arguments.
+  std::function<std::optional<std::string>(
+      sema::ModuleInstance &, const ast::FnDecl &fn,
+      const sema::FunctionType &type,
+      llvm::ArrayRef<std::optional<sema::Value>> args, llvm::StringRef key,
+      llvm::SMLoc)>
+      specialization;
   /// The task ID a task of the program is bound to, as a handle value
   /// (tasks given where an ID is expected, as in `.activate = t`).
   std::function<std::optional<sema::Value>(
@@ -45,7 +54,8 @@ struct SymbolRequests {
 /// block of `body`, whose arguments are the parameters. False after an error.
 bool lowerBody(sema::Interpreter &interp, sema::ModuleInstance &module,
                const SymbolRequests &symbols, const ast::FnDecl &decl,
-               const sema::FunctionType &type, mlir::Region &body);
+               const sema::FunctionType &type, mlir::Region &body,
+               llvm::ArrayRef<std::optional<sema::Value>> comptimeArgs = {});
 
 /// The DSD type of a top-level `var` holding a DSD, from its declared type
 /// or its `@get_dsd(kind, ...)` initializer, without evaluating the

@@ -80,7 +80,7 @@ std::optional<RValue> BodyGen::lowerIntrinsic(const ast::BuiltinCall &call) {
                   u16};
 
   // @bitcast(T, x): the same bits seen as another type of the same width.
-  const Type *to = interp.evaluateType(module, *call.args[0]);
+  const Type *to = evalType(*call.args[0]);
   if (!to)
     return std::nullopt;
   std::optional<RValue> from = lowerExpr(*call.args[1]);

@@ -9,6 +9,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <map>
+#include <tuple>
 #include "llvm/Support/Path.h"
 
 using namespace tessera;
@@ -55,6 +58,13 @@ public:
                                /*withInitializer=*/false);
       return symbol;
     };
+    symbols.specialization =
+        [this](sema::ModuleInstance &m, const ast::FnDecl &fn,
+               const sema::FunctionType &type,
+               llvm::ArrayRef<std::optional<Value>> args, llvm::StringRef key,
+               llvm::SMLoc at) {
+          return requestSpecialization(m, fn, type, args, key, at);
+        };
     symbols.boundTaskID = [this](sema::ModuleInstance &m,
                                  const ast::FnDecl &task, llvm::SMLoc at) {
       return getBoundTaskID(m, task, at);
@@ -90,6 +100,13 @@ private:
                                                   const ast::VarDecl &var,
                                                   const sema::PointerType &type,
                                                   const sema::GlobalSlot &slot);
+  /// The specialization of generic `fn` for comptime `args` (see
+  /// SymbolRequests::specialization).
+  std::optional<std::string>
+  requestSpecialization(sema::ModuleInstance &m, const ast::FnDecl &fn,
+                        const sema::FunctionType &type,
+                        llvm::ArrayRef<std::optional<Value>> args,
+                        llvm::StringRef key, llvm::SMLoc at);
   /// The ID `task` of module `m` is bound to, as a handle.
   std::optional<Value> getBoundTaskID(sema::ModuleInstance &m,
                                       const ast::FnDecl &task, llvm::SMLoc at);
@@ -128,6 +145,11 @@ private:
     sema::ModuleInstance *module;
     const ast::FnDecl *fn;
     mlir::func::FuncOp func;
+    /// A specialization's signature and comptime arguments; null and empty
+    /// for a plain function.
+    const sema::FunctionType *type = nullptr;
+    std::vector<std::optional<Value>> comptimeArgs;
+    llvm::SMLoc specializedAt; // the call that asked for it
   };
   using DeclKey = std::pair<const sema::ModuleInstance *, const ast::Node *>;
 
@@ -140,6 +162,13 @@ private:
   sema::DiagnosticEngine &diags;
   SymbolRequests symbols;
   llvm::DenseMap<DeclKey, std::string> emitted;
+  /// Specializations by function and argument key, and how many each
+  /// function has.
+  std::map<std::tuple<const sema::ModuleInstance *, const ast::FnDecl *,
+                      std::string>,
+           std::string>
+      specializations;
+  llvm::DenseMap<DeclKey, unsigned> numSpecializations;
   /// The modules of this program in the order they joined, with the prefix
   /// of their symbols.
   std::vector<sema::ModuleInstance *> modules;
@@ -225,7 +254,44 @@ ProgramGenerator::requestFunction(sema::ModuleInstance &m,
       builder.getFunctionType(params, results));
   func.addEntryBlock();
   emitted[{&m, &fn}] = name;
-  pending.push_back({&m, &fn, func});
+  pending.push_back({&m, &fn, func, nullptr, {}, {}});
+  return name;
+}
+
+std::optional<std::string> ProgramGenerator::requestSpecialization(
+    sema::ModuleInstance &m, const ast::FnDecl &fn,
+    const sema::FunctionType &type, llvm::ArrayRef<std::optional<Value>> args,
+    llvm::StringRef key, llvm::SMLoc at) {
+  if (!ensureModule(m))
+    return std::nullopt;
+  auto [it, inserted] =
+      specializations.try_emplace({&m, &fn, key.str()}, std::string());
+  if (!inserted)
+    return it->second;
+  if (!fn.body) {
+    diags.error(at, "'" + fn.name.text + "' has no body to compile");
+    specializations.erase(it);
+    return std::nullopt;
+  }
+  // Only the run-time params remain parameters.
+  llvm::SmallVector<mlir::Type> params, results;
+  for (auto [i, param] : llvm::enumerate(type.getParams()))
+    if (!args[i])
+      params.push_back(lowerType(ctx, param));
+  if (!type.getResult()->is(Type::Kind::Void))
+    results.push_back(lowerType(ctx, type.getResult()));
+  unsigned n = ++numSpecializations[{&m, &fn}];
+  std::string name =
+      getSymbolName(m, fn.name.text) + "." + std::to_string(n);
+  auto func = mlir::func::FuncOp::create(
+      builder, loc(fn.getLoc()), name,
+      builder.getFunctionType(params, results));
+  func.addEntryBlock();
+  it->second = name;
+  pending.push_back({&m, &fn, func, &type,
+                     std::vector<std::optional<Value>>(args.begin(),
+                                                       args.end()),
+                     at});
   return name;
 }
 
@@ -627,10 +693,15 @@ bool ProgramGenerator::drainFunctions() {
     PendingBody next = pending.back();
     pending.pop_back();
     const sema::FunctionType *type =
-        getFunctionType(*next.module, *next.fn, next.fn->getLoc());
+        next.type ? next.type
+                  : getFunctionType(*next.module, *next.fn, next.fn->getLoc());
     if (!type || !lowerBody(interp, *next.module, symbols, *next.fn, *type,
-                            next.func.getBody()))
+                            next.func.getBody(), next.comptimeArgs)) {
+      if (next.specializedAt.isValid())
+        diags.note(next.specializedAt, "in '" + next.fn->name.text +
+                                           "' specialized for this call");
       return false;
+    }
   }
   return true;
 }

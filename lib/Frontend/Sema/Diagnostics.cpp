@@ -5,6 +5,10 @@
 using namespace tessera::frontend::sema;
 
 void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message) {
+  if (silenced) {
+    ++numSilencedErrors;
+    return;
+  }
   ++numErrors;
   sm.PrintMessage(os, loc, llvm::SourceMgr::DK_Error, message);
   if (reportHook)
@@ -12,11 +16,15 @@ void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message) {
 }
 
 void DiagnosticEngine::warning(llvm::SMLoc loc, const llvm::Twine &message) {
+  if (silenced)
+    return;
   sm.PrintMessage(os, loc, llvm::SourceMgr::DK_Warning, message);
   if (reportHook)
     reportHook(loc);
 }
 
 void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
+  if (silenced)
+    return;
   sm.PrintMessage(os, loc, llvm::SourceMgr::DK_Note, message);
 }

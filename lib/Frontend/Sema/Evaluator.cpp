@@ -178,7 +178,8 @@ bool Evaluator::evaluateGlobal(ModuleInstance &m, GlobalSlot &slot,
   else
     v = evalVarDeclGlobal(m, slot, useLoc);
   if (slot.state == State::Failed || !v) {
-    slot.state = State::Failed;
+    // A failure during a trial call is not final: its errors were silenced.
+    slot.state = trials ? State::Unevaluated : State::Failed;
     return false;
   }
   slot.value = *v;
@@ -407,6 +408,77 @@ const Type *Evaluator::evaluateTypeRoot(ModuleInstance &m, const ast::Expr &e) {
   return evalType(env, e);
 }
 
+std::optional<Value>
+Evaluator::evaluateWithLocals(ModuleInstance &m, const ast::Expr &e,
+                              llvm::ArrayRef<Interpreter::Binding> locals) {
+  RootGuard root(*this);
+  Scope scope;
+  for (const Interpreter::Binding &b : locals)
+    scope.bind(b.name, {b.value, nullptr, false});
+  Env env{&m, &scope, {}};
+  return eval(env, e);
+}
+
+const Type *
+Evaluator::evaluateTypeWithLocals(ModuleInstance &m, const ast::Expr &e,
+                                  llvm::ArrayRef<Interpreter::Binding> locals) {
+  RootGuard root(*this);
+  Scope scope;
+  for (const Interpreter::Binding &b : locals)
+    scope.bind(b.name, {b.value, nullptr, false});
+  Env env{&m, &scope, {}};
+  return evalType(env, e);
+}
+
+const FunctionType *Evaluator::instantiateSignature(const Value &callee,
+                                                    llvm::ArrayRef<Value> args,
+                                                    llvm::SMLoc loc) {
+  RootGuard root(*this);
+  const ast::FnDecl &fn = *callee.getFunctionDecl();
+  ModuleInstance &m = *callee.getModule();
+  if (args.size() != fn.params.size()) {
+    diags.error(loc, "'" + fn.name.text + "' expects " +
+                         llvm::Twine(fn.params.size()) + " argument" +
+                         (fn.params.size() == 1 ? "" : "s") + ", found " +
+                         llvm::Twine(args.size()));
+    diags.note(fn.name.loc(), "'" + fn.name.text + "' declared here");
+    return nullptr;
+  }
+  // Bind the params as callFunction does, so that later types can use them.
+  Scope scope;
+  Env env{&m, &scope, {}};
+  llvm::SmallVector<const Type *, 4> params;
+  for (auto [p, arg] : llvm::zip(fn.params, args)) {
+    const Type *t = evalType(env, *p->type);
+    if (!t)
+      return nullptr;
+    Value bound = arg;
+    if (t->is(Type::Kind::AnyType)) {
+      t = arg.getType();
+    } else if (arg.isComptimeKnown()) {
+      std::optional<Value> coerced = coerce(arg, t, loc);
+      if (!coerced) {
+        diags.note(p->getLoc(),
+                   "parameter '" + p->name.text + "' declared here");
+        return nullptr;
+      }
+      bound = *coerced;
+    }
+    if (p->isComptime && !arg.isComptimeKnown()) {
+      diags.error(loc, "argument for comptime parameter '" + p->name.text +
+                           "' is not comptime-known");
+      return nullptr;
+    }
+    params.push_back(t);
+    if (!p->name.empty() && p->name.text != "_")
+      scope.bind(p->name.text, {bound, p, false});
+  }
+  const Type *result = evalType(env, *fn.returnType);
+  if (!result)
+    return nullptr;
+  return types.getFunction(params, result, /*isTask=*/false);
+}
+
 //===----------------------------------------------------------------------===//
 // The public facade
 //===----------------------------------------------------------------------===//
@@ -447,6 +519,38 @@ std::optional<Value> Interpreter::evaluate(ModuleInstance &module,
 const Type *Interpreter::evaluateType(ModuleInstance &module,
                                       const ast::Expr &expr) {
   return impl->evaluateTypeRoot(module, expr);
+}
+
+std::optional<Value> Interpreter::evaluate(ModuleInstance &module,
+                                           const ast::Expr &expr,
+                                           llvm::ArrayRef<Binding> locals) {
+  return impl->evaluateWithLocals(module, expr, locals);
+}
+
+const Type *Interpreter::evaluateType(ModuleInstance &module,
+                                      const ast::Expr &expr,
+                                      llvm::ArrayRef<Binding> locals) {
+  return impl->evaluateTypeWithLocals(module, expr, locals);
+}
+
+const FunctionType *Interpreter::instantiateSignature(
+    const Value &callee, llvm::ArrayRef<Value> args, llvm::SMLoc loc) {
+  return impl->instantiateSignature(callee, args, loc);
+}
+
+std::optional<Value> Interpreter::tryCall(const Value &callee,
+                                          llvm::ArrayRef<Value> args,
+                                          llvm::SMLoc loc) {
+  RootGuard root(*impl);
+  DiagnosticEngine::Silence silence(impl->diags);
+  unsigned silencedBefore = impl->diags.getNumSilencedErrors();
+  ++impl->trials;
+  std::optional<Value> result = impl->callFunction(callee, args, loc);
+  --impl->trials;
+  if (impl->diags.getNumSilencedErrors() != silencedBefore ||
+      (result && !result->isComptimeKnown()))
+    return std::nullopt;
+  return result;
 }
 
 std::optional<Value> Interpreter::call(const Value &callee,

@@ -69,6 +69,17 @@ public:
   bool runBlock(ModuleInstance &m, const ast::BlockStmt &block);
   std::optional<Value> evaluateRoot(ModuleInstance &m, const ast::Expr &e);
   const Type *evaluateTypeRoot(ModuleInstance &m, const ast::Expr &e);
+  std::optional<Value> evaluateWithLocals(ModuleInstance &m, const ast::Expr &e,
+                                          llvm::ArrayRef<Interpreter::Binding>
+                                              locals);
+  const Type *evaluateTypeWithLocals(ModuleInstance &m, const ast::Expr &e,
+                                     llvm::ArrayRef<Interpreter::Binding>
+                                         locals);
+  const FunctionType *instantiateSignature(const Value &callee,
+                                           llvm::ArrayRef<Value> args,
+                                           llvm::SMLoc loc);
+  /// Nonzero during Interpreter::tryCall: failed globals stay unevaluated.
+  unsigned trials = 0;
   std::optional<Value> callFunction(const Value &callee,
                                     llvm::ArrayRef<Value> args, llvm::SMLoc loc,
                                     const ast::Node *calleeNode = nullptr);

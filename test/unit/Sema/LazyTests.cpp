@@ -215,3 +215,27 @@ TEST_CASE("named structs: anonymous literals coerce", "[sema][struct]") {
             "test.csl:4:18: error: missing field 'y' for struct 'Point'",
             "test.csl:5:18: error: struct 'Point' has no field named 'z'"});
 }
+
+TEST_CASE("trial calls leave no trace when they fail", "[sema][lazy]") {
+  auto s = load("var x: u16 = 3;\nconst broken = missing();\n"
+                "fn pure(a: u16) u16 { return a * 2; }\n"
+                "fn reads() u16 { return x + 1; }\n"
+                "fn uses_broken() u16 { return broken; }\n");
+  auto fn = [&](const char *name) { return *s->get(name); };
+  TypeContext &types = s->interp->getTypes();
+  Value two = Value::getInt(types.getInt(16, false), llvm::APSInt::get(2));
+  std::optional<Value> folded =
+      s->interp->tryCall(fn("pure"), {two}, llvm::SMLoc());
+  REQUIRE(folded);
+  CHECK(folded->str() == "4");
+  // Reading a run-time var, or a global that fails, is not comptime work;
+  // neither prints anything.
+  CHECK_FALSE(s->interp->tryCall(fn("reads"), {}, llvm::SMLoc()));
+  CHECK_FALSE(s->interp->tryCall(fn("uses_broken"), {}, llvm::SMLoc()));
+  CHECK(s->diagText.empty());
+  CHECK(s->diags->getNumErrors() == 0);
+  // The failed global is evaluated again, with its error, when used.
+  CHECK(s->str("broken") == "<error>");
+  CHECK(s->firstError() ==
+        "test.csl:2:16: error: use of undeclared identifier 'missing'");
+}

@@ -35,12 +35,31 @@ public:
   }
 
   unsigned getNumErrors() const { return numErrors; }
+  /// Errors reported while silenced (see Silence).
+  unsigned getNumSilencedErrors() const { return numSilencedErrors; }
+
+  /// While one is alive, diagnostics are dropped and errors counted apart:
+  /// a stage tries an evaluation that may legitimately fail and falls back.
+  class Silence {
+  public:
+    explicit Silence(DiagnosticEngine &engine) : engine(engine) {
+      ++engine.silenced;
+    }
+    ~Silence() { --engine.silenced; }
+    Silence(const Silence &) = delete;
+    Silence &operator=(const Silence &) = delete;
+
+  private:
+    DiagnosticEngine &engine;
+  };
   llvm::SourceMgr &getSourceMgr() { return sm; }
 
 private:
   llvm::SourceMgr &sm;
   llvm::raw_ostream &os;
   unsigned numErrors = 0;
+  unsigned silenced = 0;
+  unsigned numSilencedErrors = 0;
   std::function<void(llvm::SMLoc)> reportHook;
 };
 

@@ -92,6 +92,31 @@ public:
   std::optional<Value> evaluate(ModuleInstance &module, const ast::Expr &expr);
   /// Evaluates a type expression; null after reporting an error.
   const Type *evaluateType(ModuleInstance &module, const ast::Expr &expr);
+  /// A name bound for evaluate/evaluateType, shadowing module globals (a
+  /// run-time function's comptime-known locals and params).
+  struct Binding {
+    llvm::StringRef name;
+    Value value;
+  };
+  /// Evaluates an expression at comptime with `locals` in scope.
+  std::optional<Value> evaluate(ModuleInstance &module, const ast::Expr &expr,
+                                llvm::ArrayRef<Binding> locals);
+  /// Evaluates a type expression with `locals` in scope.
+  const Type *evaluateType(ModuleInstance &module, const ast::Expr &expr,
+                           llvm::ArrayRef<Binding> locals);
+  /// The parameter and result types of function value `callee` called with
+  /// `args` (comptime values, or run-time values of their types), as a call
+  /// binds them: `anytype` takes the argument's type and later types may
+  /// depend on earlier params. Null after reporting an error.
+  const FunctionType *instantiateSignature(const Value &callee,
+                                           llvm::ArrayRef<Value> args,
+                                           llvm::SMLoc loc);
+  /// Calls a function value at comptime if it can be, without reporting
+  /// anything: nullopt when the call needs run-time state or its result is
+  /// not comptime-known. Failures leave
+  /// no trace (globals that failed to evaluate are evaluated again later).
+  std::optional<Value> tryCall(const Value &callee, llvm::ArrayRef<Value> args,
+                               llvm::SMLoc loc);
   /// Calls a function value at comptime.
   std::optional<Value> call(const Value &callee, llvm::ArrayRef<Value> args,
                             llvm::SMLoc loc);
