@@ -95,7 +95,12 @@ private:
 
   // Expressions.
   std::optional<RValue> lowerExpr(const ast::Expr &expr);
+  /// lowerExpr where the context expects a value of `type` (null: none),
+  /// which a run-time `if` of two comptime values takes.
+  std::optional<RValue> lowerExprAs(const ast::Expr &expr, const Type *type);
   std::optional<RValue> lowerBinary(const ast::BinaryExpr &expr);
+  /// A run-time `if` expression: the value reaches a merge block argument.
+  std::optional<RValue> lowerIfExpr(const ast::IfExpr &expr);
   std::optional<RValue> lowerBinaryOp(ast::BinaryOp op, RValue lhs, RValue rhs,
                                       llvm::SMLoc loc);
   std::optional<RValue> lowerCall(const ast::CallExpr &call);
@@ -187,6 +192,7 @@ private:
   std::vector<llvm::StringMap<Local>> scopes;
   std::vector<Loop> loops;
   llvm::ArrayRef<std::optional<Value>> comptimeArgs;
+  const Type *expected = nullptr;
 };
 
 /// How users call a construct, for "... is not supported" messages.

@@ -8,6 +8,7 @@
 
 #include "BodyGen.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "llvm/ADT/StringSet.h"
 
 #include "tessera/Dialect/CSL/IR/CSLOps.h"
@@ -146,6 +147,21 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
                   mlir::memref::LoadOp::create(builder, l, memref, indices),
                   elementType};
   }
+  case ast::Node::Kind::ComptimeExpr: {
+    // `comptime e` in run-time code: evaluated when compiled.
+    std::optional<Value> v =
+        evalComptime(*llvm::cast<ast::ComptimeExpr>(expr).operand);
+    if (!v)
+      return std::nullopt;
+    if (!v->isComptimeKnown()) {
+      diags.error(expr.getLoc(), "the operand of 'comptime' is not "
+                                 "comptime-known");
+      return std::nullopt;
+    }
+    return RValue{v, {}, v->getType()};
+  }
+  case ast::Node::Kind::IfExpr:
+    return lowerIfExpr(llvm::cast<ast::IfExpr>(expr));
   case ast::Node::Kind::UnaryExpr: {
     const auto &unary = llvm::cast<ast::UnaryExpr>(expr);
     if (unary.op == ast::UnaryOp::AddressOf)
@@ -227,13 +243,108 @@ std::optional<RValue> BodyGen::lowerAddressOf(const ast::UnaryExpr &expr) {
   const Type *pointee = nullptr;
   if (!lowerAddress(*operand, memref, indices, pointee))
     return std::nullopt;
-  if (!indices.empty()) {
-    unsupported(expr, "the address of an array element");
-    return std::nullopt;
-  }
   bool isConst = local && local->isConst;
+  if (!indices.empty()) {
+    // `&a[i]`: a single-item pointer to the element.
+    mlir::Type element = lowerType(ctx, pointee);
+    if (!element) {
+      unsupported(expr, "the address of an element of type '" +
+                            pointee->str() + "'");
+      return std::nullopt;
+    }
+    auto op = csl::ElementAddressOp::create(
+        builder, loc(expr.getLoc()), mlir::MemRefType::get({}, element),
+        memref, indices);
+    if (!verifyCreated(op, expr.getLoc(), "&"))
+      return std::nullopt;
+    return RValue{std::nullopt, op,
+                  interp.getTypes().getPointer(pointee, /*many=*/false,
+                                               isConst)};
+  }
   return RValue{std::nullopt, memref,
                 interp.getTypes().getPointer(pointee, /*many=*/false, isConst)};
+}
+
+std::optional<RValue> BodyGen::lowerExprAs(const ast::Expr &expr,
+                                           const Type *type) {
+  const Type *saved = expected;
+  expected = type;
+  std::optional<RValue> v = lowerExpr(expr);
+  expected = saved;
+  return v;
+}
+
+std::optional<RValue> BodyGen::lowerIfExpr(const ast::IfExpr &expr) {
+  std::optional<RValue> cond = lowerExpr(*expr.cond);
+  if (!cond)
+    return std::nullopt;
+  const Type *boolType = interp.getTypes().getBool();
+  if (cond->constant) {
+    // Only the taken branch is analysed.
+    std::optional<Value> b =
+        interp.coerce(*cond->constant, boolType, expr.cond->getLoc());
+    if (!b)
+      return std::nullopt;
+    if (b->getBool())
+      return lowerExpr(*expr.thenExpr);
+    if (!expr.elseExpr)
+      return RValue{Value::getVoid(interp.getTypes()), {},
+                    interp.getTypes().getVoid()};
+    return lowerExpr(*expr.elseExpr);
+  }
+  if (!expr.elseExpr) {
+    unsupported(expr, "an 'if' expression without 'else'");
+    return std::nullopt;
+  }
+  mlir::Value c = materialize(*cond, boolType, expr.cond->getLoc());
+  if (!c)
+    return std::nullopt;
+  // Branches in their own blocks; the merge block's argument is the value.
+  mlir::Location l = loc(expr.getLoc());
+  mlir::Block *current = builder.getInsertionBlock();
+  mlir::Block *thenBlock = builder.createBlock(&body);
+  mlir::Block *elseBlock = builder.createBlock(&body);
+  builder.setInsertionPointToEnd(current);
+  mlir::cf::CondBranchOp::create(builder, l, c, thenBlock, elseBlock);
+  builder.setInsertionPointToEnd(thenBlock);
+  std::optional<RValue> thenValue = lowerExpr(*expr.thenExpr);
+  if (!thenValue)
+    return std::nullopt;
+  mlir::Block *thenEnd = builder.getInsertionBlock();
+  builder.setInsertionPointToEnd(elseBlock);
+  std::optional<RValue> elseValue = lowerExpr(*expr.elseExpr);
+  if (!elseValue)
+    return std::nullopt;
+  mlir::Block *elseEnd = builder.getInsertionBlock();
+  // The type of a run-time branch, which comptime values take; with both
+  // comptime, the type the context expects.
+  const Type *t = !thenValue->constant   ? thenValue->type
+                  : !elseValue->constant ? elseValue->type
+                                         : expected;
+  if (!t) {
+    diags.error(expr.getLoc(), "the branches of this run-time 'if' "
+                               "expression are both comptime values and "
+                               "nothing gives it a type; use '@as'");
+    return std::nullopt;
+  }
+  mlir::Block *merge = builder.createBlock(&body);
+  mlir::Type type = lowerType(ctx, t);
+  if (!type) {
+    unsupported(expr, "an 'if' expression of type '" + t->str() + "'");
+    return std::nullopt;
+  }
+  mlir::Value result = merge->addArgument(type, l);
+  for (auto [end, value, branch] :
+       {std::tuple{thenEnd, &*thenValue, expr.thenExpr},
+        std::tuple{elseEnd, &*elseValue, expr.elseExpr}}) {
+    builder.setInsertionPointToEnd(end);
+    mlir::Value v = materialize(*value, t, branch->getLoc());
+    if (!v)
+      return std::nullopt;
+    mlir::cf::BranchOp::create(builder, l, merge, v);
+  }
+  builder.setInsertionPointToEnd(merge);
+  return RValue{std::nullopt, result, t};
 }
 
 std::optional<RValue> BodyGen::lowerBinary(const ast::BinaryExpr &expr) {
@@ -613,7 +724,7 @@ std::optional<RValue> BodyGen::lowerCall(const ast::CallExpr &call) {
   }
   llvm::SmallVector<mlir::Value> args;
   for (auto [arg, paramType] : llvm::zip(call.args, fnType->getParams())) {
-    std::optional<RValue> v = lowerExpr(*arg);
+    std::optional<RValue> v = lowerExprAs(*arg, paramType);
     if (!v)
       return std::nullopt;
     mlir::Value m = materialize(*v, paramType, arg->getLoc());

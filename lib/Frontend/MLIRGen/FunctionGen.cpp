@@ -179,7 +179,7 @@ bool BodyGen::lowerVarDecl(const ast::VarDecl &var) {
     return false;
   if (declared && declared->is(Type::Kind::Array))
     return lowerLocalArray(var, declared);
-  std::optional<RValue> init = lowerExpr(*var.init);
+  std::optional<RValue> init = lowerExprAs(*var.init, declared);
   if (!init)
     return false;
   Local local;
@@ -427,7 +427,7 @@ bool BodyGen::lowerAssign(const ast::AssignStmt &assign) {
   if (!lowerAddress(*assign.target, memref, indices, elementType,
                     /*forWrite=*/true))
     return false;
-  std::optional<RValue> value = lowerExpr(*assign.value);
+  std::optional<RValue> value = lowerExprAs(*assign.value, elementType);
   if (!value)
     return false;
   mlir::Location l = loc(assign.getLoc());
@@ -455,7 +455,7 @@ bool BodyGen::lowerGlobalAddress(sema::ModuleInstance &owner,
       slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
   // A `const` array read at run time (a DSD's base, an indexed element) is
   // stored as a constant global.
-  bool readOnly = var && var->varKind == ast::VarKind::Const && !forWrite;
+  bool readOnly = var && var->varKind != ast::VarKind::Var && !forWrite;
   if (!var || (var->varKind != ast::VarKind::Var && !readOnly)) {
     diags.error(at, "cannot assign to constant '" + name + "'");
     return false;
@@ -463,6 +463,30 @@ bool BodyGen::lowerGlobalAddress(sema::ModuleInstance &owner,
   std::optional<Value> global = interp.getGlobal(owner, name, at);
   if (!global)
     return false;
+  // A constant pointer to a global (`param X: *[N]f32` given `&A`) names
+  // that global's storage.
+  const auto *target =
+      llvm::dyn_cast_or_null<ast::VarDecl>(global->getSymbol());
+  if (readOnly && global->getType()->is(Type::Kind::Pointer) && target &&
+      target->varKind == ast::VarKind::Var) {
+    std::optional<std::string> symbol = symbols.globalByDecl(*target, at);
+    if (!symbol)
+      return false;
+    auto storage = mlir::SymbolTable::lookupNearestSymbolFrom<
+        mlir::memref::GlobalOp>(body.getParentOp(),
+                                builder.getStringAttr(*symbol));
+    memref = mlir::memref::GetGlobalOp::create(builder, loc(at),
+                                               storage.getType(), *symbol);
+    const auto *pointer = llvm::cast<sema::PointerType>(global->getType());
+    elementType = pointer->getPointee();
+    if (pointer->isMany()) {
+      // `[*]T` reaches the whole array.
+      llvm::SmallVector<uint64_t> dims(storage.getType().getShape().begin(),
+                                       storage.getType().getShape().end());
+      elementType = interp.getTypes().getArray(dims, pointer->getPointee());
+    }
+    return true;
+  }
   if (readOnly && !global->getType()->is(Type::Kind::Array)) {
     diags.error(at, "cannot take the address of constant '" + name + "'");
     return false;
@@ -967,7 +991,7 @@ bool BodyGen::lowerReturn(const ast::ReturnStmt &stmt) {
                   "'" + decl->name.text + "' returns no value");
       return false;
     }
-    std::optional<RValue> value = lowerExpr(*stmt.value);
+    std::optional<RValue> value = lowerExprAs(*stmt.value, result);
     if (!value)
       return false;
     mlir::Value v = materialize(*value, result, stmt.value->getLoc());

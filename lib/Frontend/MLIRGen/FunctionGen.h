@@ -43,6 +43,11 @@ struct SymbolRequests {
       llvm::ArrayRef<std::optional<sema::Value>> args, llvm::StringRef key,
       llvm::SMLoc)>
       specialization;
+  /// The memref.global of top-level `var` `var` of whichever module of the
+  /// program declares it (the target of a pointer a param carries).
+  std::function<std::optional<std::string>(const ast::VarDecl &var,
+                                           llvm::SMLoc)>
+      globalByDecl;
   /// The task ID a task of the program is bound to, as a handle value
   /// (tasks given where an ID is expected, as in `.activate = t`).
   std::function<std::optional<sema::Value>(

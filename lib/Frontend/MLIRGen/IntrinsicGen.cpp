@@ -18,7 +18,8 @@ using namespace tessera::frontend::mlirgen;
 bool BodyGen::isIntrinsic(llvm::StringRef name) {
   name.consume_front("@");
   return llvm::StringSwitch<bool>(name)
-      .Cases({"get_config", "set_config", "random16", "bitcast", "assert"},
+      .Cases({"get_config", "set_config", "random16", "bitcast", "assert",
+              "ptrcast"},
              true)
       .Default(false);
 }
@@ -79,6 +80,28 @@ std::optional<RValue> BodyGen::lowerIntrinsic(const ast::BuiltinCall &call) {
                   csl::Random16Op::create(builder, l, builder.getI16Type()),
                   u16};
 
+  if (name == "ptrcast") {
+    // @ptrcast(T, p): the address p holds, as a pointer of type T.
+    const Type *to = evalType(*call.args[0]);
+    if (!to)
+      return std::nullopt;
+    std::optional<RValue> from = lowerExpr(*call.args[1]);
+    if (!from)
+      return std::nullopt;
+    mlir::Value p = from->value;
+    if (!to->is(Type::Kind::Pointer) || !p ||
+        !llvm::isa<sema::PointerType>(from->type)) {
+      diags.error(call.getLoc(), "'@ptrcast' converts a pointer to another "
+                                 "pointer type, found '" +
+                                     from->type->str() + "' and '" +
+                                     to->str() + "'");
+      return std::nullopt;
+    }
+    auto op = csl::PtrCastOp::create(builder, l, lowerType(ctx, to), p);
+    if (!verifyCreated(op, call.getLoc(), "@ptrcast"))
+      return std::nullopt;
+    return RValue{std::nullopt, op, to};
+  }
   // @bitcast(T, x): the same bits seen as another type of the same width.
   const Type *to = evalType(*call.args[0]);
   if (!to)

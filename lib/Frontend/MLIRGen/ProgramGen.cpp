@@ -65,6 +65,16 @@ public:
                llvm::SMLoc at) {
           return requestSpecialization(m, fn, type, args, key, at);
         };
+    symbols.globalByDecl = [this](const ast::VarDecl &var,
+                                  llvm::SMLoc at) -> std::optional<std::string> {
+      for (sema::ModuleInstance *m : modules)
+        if (const sema::GlobalSlot *slot = m->findGlobal(var.name.text);
+            slot && slot->decl == &var)
+          return requestGlobal(*m, var, at);
+      diags.error(at, "'" + var.name.text + "' is not a global of this "
+                                            "program");
+      return std::nullopt;
+    };
     symbols.boundTaskID = [this](sema::ModuleInstance &m,
                                  const ast::FnDecl &task, llvm::SMLoc at) {
       return getBoundTaskID(m, task, at);

@@ -107,3 +107,27 @@ csl.program @pe arch wse2 {
     return
   }
 }
+
+// -----
+
+func.func @f(%m: memref<2x3xi16>, %i: index) {
+  // expected-error @+1 {{'csl.element_address' op needs 2 indices for 'memref<2x3xi16>', found 1}}
+  %e = csl.element_address %m[%i] : memref<2x3xi16> -> memref<i16>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4xi16>, %i: index) {
+  // expected-error @+1 {{'csl.element_address' op result must be 'memref<i16>', found 'memref<f32>'}}
+  %e = csl.element_address %m[%i] : memref<4xi16> -> memref<f32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xi16>) {
+  // expected-error @+1 {{'csl.ptrcast' op expects pointers to numbers (memref<?xE> or statically shaped), found 'memref<?x?xi16>'}}
+  %p = csl.ptrcast %m : memref<?x?xi16> to memref<?xi32>
+  return
+}

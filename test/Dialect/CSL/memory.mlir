@@ -55,3 +55,12 @@ csl.program @dsds arch wse2 {
     return
   }
 }
+
+// CHECK-LABEL: func.func @pointer_ops
+// CHECK-NEXT:    %[[E:.*]] = csl.element_address %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x3xi16> -> memref<i16>
+// CHECK-NEXT:    %{{.*}} = csl.ptrcast %[[E]] : memref<i16> to memref<?xi32>
+func.func @pointer_ops(%m: memref<2x3xi16>, %i: index, %j: index) {
+  %e = csl.element_address %m[%i, %j] : memref<2x3xi16> -> memref<i16>
+  %w = csl.ptrcast %e : memref<i16> to memref<?xi32>
+  return
+}

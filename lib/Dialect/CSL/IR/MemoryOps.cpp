@@ -113,3 +113,38 @@ LogicalResult StoreDSDOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return lookupDSDGlobal(*this, symbols, getGlobalAttr(),
                          getValue().getType());
 }
+
+namespace {
+
+/// A pointer memref: `memref<?xE>` (many-item) or statically shaped.
+bool isPointerType(MemRefType type) {
+  return type.hasStaticShape() ||
+         (type.getRank() == 1 && type.isDynamicDim(0));
+}
+
+} // namespace
+
+LogicalResult ElementAddressOp::verify() {
+  MemRefType base = getBase().getType();
+  auto result = cast<MemRefType>(getResult().getType());
+  if (getIndices().size() != static_cast<size_t>(base.getRank()))
+    return emitOpError() << "needs " << base.getRank() << " indices for "
+                         << base << ", found " << getIndices().size();
+  if (result.getRank() != 0 ||
+      result.getElementType() != base.getElementType())
+    return emitOpError() << "result must be "
+                         << MemRefType::get({}, base.getElementType())
+                         << ", found " << result;
+  return success();
+}
+
+LogicalResult PtrCastOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto result = cast<MemRefType>(getResult().getType());
+  for (MemRefType type : {source, result})
+    if (!isPointerType(type) || !type.getElementType().isIntOrFloat())
+      return emitOpError() << "expects pointers to numbers (memref<?xE> or "
+                              "statically shaped), found "
+                           << type;
+  return success();
+}

@@ -222,4 +222,48 @@ def CSL_StoreDSDOp : CSL_Op<"store_dsd", [
   let assemblyFormat = "$value `,` $global attr-dict `:` qualified(type($value))";
 }
 
+//===----------------------------------------------------------------------===//
+// Pointer arithmetic and casts
+//===----------------------------------------------------------------------===//
+
+def CSL_ElementAddressOp : CSL_Op<"element_address", [Pure]> {
+  let summary = "The address of one element of an array";
+  let description = [{
+    CSL's `&a[i]` (or `&a[i, j]`): a single-item pointer to the element of
+    `base` at `indices`, one per dimension of the statically shaped base.
+
+    Example:
+
+    ```mlir
+    %p = csl.element_address %a[%i] : memref<8xf32> -> memref<f32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeMemRef:$base, Variadic<Index>:$indices);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = [{
+    $base `[` $indices `]` attr-dict `:` type($base) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def CSL_PtrCastOp : CSL_Op<"ptrcast", [Pure]> {
+  let summary = "The same address seen as another pointer type";
+  let description = [{
+    CSL's `@ptrcast(T, p)`: the address `p` holds, read as a pointer of
+    type `T`, whose elements may have another type (`[*]u32` over an `f32`
+    array, say). Both are pointer memrefs: `memref<?xE>` or statically
+    shaped.
+
+    Example:
+
+    ```mlir
+    %q = csl.ptrcast %p : memref<4xf32> to memref<?xi32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif // TESSERA_DIALECT_CSL_CSLMEMORYOPS_TD
