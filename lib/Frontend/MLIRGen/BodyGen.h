@@ -35,6 +35,7 @@ struct Local {
   const Type *type = nullptr;
   bool isConst = false; // a `const` array has storage but no stores
   std::string dsdSlot{}; // a DSD `var`: its csl.dsd_global
+  std::string pointerSlot{}; // a pointer `var`: its csl.pointer_global
 };
 
 struct Loop {
@@ -70,6 +71,8 @@ private:
   bool lowerVarDecl(const ast::VarDecl &var);
   /// A local array: an alloca filled from `init`, a comptime array value.
   bool lowerLocalArray(const ast::VarDecl &var, const Type *arrayType);
+  /// `var x: T;` without an initializer.
+  bool lowerUninitializedVar(const ast::VarDecl &var, const Type *type);
   bool lowerAssign(const ast::AssignStmt &assign);
   /// `slot = value` for a DSD variable in csl.dsd_global `slot`.
   bool storeDSD(const ast::AssignStmt &assign, llvm::StringRef slot,
@@ -140,7 +143,8 @@ private:
                       std::optional<RValue> &out);
   std::optional<RValue> lowerGetDSD(const ast::BuiltinCall &call);
   std::optional<RValue> lowerTensorAccess(const ast::TensorAccess &access,
-                                          sema::DSDKind kind);
+                                          sema::DSDKind kind,
+                                          bool waveletIndexOffset = false);
   mlir::AffineExpr lowerAffine(const ast::Expr &expr,
                                llvm::ArrayRef<ast::Capture *> dims);
   std::optional<RValue> lowerDSDMutator(const ast::BuiltinCall &call);

@@ -82,19 +82,50 @@ std::optional<RValue> BodyGen::lowerDSDBuiltin(const ast::BuiltinCall &call) {
   return lowerDSDOperation(call);
 }
 
+/// The DSD type of `expr` when it is `@get_dsd(kind, ...)`, a DSD mutator
+/// of such a value, or a global holding one; null otherwise.
+static const sema::Type *getDSDExprType(sema::Interpreter &interp,
+                                        sema::ModuleInstance &module,
+                                        const ast::Expr &expr, unsigned depth) {
+  if (depth > 16)
+    return nullptr;
+  if (const auto *ident = llvm::dyn_cast<ast::Identifier>(&expr)) {
+    sema::GlobalSlot *slot = module.findGlobal(ident->name.text);
+    const auto *var =
+        slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+    if (!var || var->varKind == ast::VarKind::Param)
+      return nullptr;
+    if (var->type) {
+      const Type *type = interp.evaluateType(module, *var->type);
+      return type && type->is(Type::Kind::DSD) ? type : nullptr;
+    }
+    return var->init ? getDSDExprType(interp, module, *var->init, depth + 1)
+                     : nullptr;
+  }
+  const auto *call = llvm::dyn_cast<ast::BuiltinCall>(&expr);
+  if (!call || call->args.empty())
+    return nullptr;
+  llvm::StringRef name = bare(call->name.text);
+  if (name == "get_dsd") {
+    const Type *type = interp.evaluateType(module, *call->args[0]);
+    return type && type->is(Type::Kind::DSD) ? type : nullptr;
+  }
+  if (name == "increment_dsd_offset" || name == "set_dsd_base_addr" ||
+      name == "set_dsd_length" || name == "set_dsd_stride")
+    return getDSDExprType(interp, module, *call->args[0], depth + 1);
+  return nullptr;
+}
+
 const sema::Type *mlirgen::getDSDVarType(sema::Interpreter &interp,
                                          sema::ModuleInstance &module,
                                          const ast::VarDecl &var) {
-  if (var.varKind != ast::VarKind::Var)
+  if (var.varKind == ast::VarKind::Param)
     return nullptr;
-  const ast::Expr *typeExpr = var.type;
-  if (!typeExpr)
-    if (const auto *call =
-            llvm::dyn_cast_or_null<ast::BuiltinCall>(var.init);
-        call && bare(call->name.text) == "get_dsd" && !call->args.empty())
-      typeExpr = call->args[0];
-  const Type *type = typeExpr ? interp.evaluateType(module, *typeExpr) : nullptr;
-  return type && type->is(Type::Kind::DSD) ? type : nullptr;
+  if (var.type) {
+    const Type *type = interp.evaluateType(module, *var.type);
+    return type && type->is(Type::Kind::DSD) ? type : nullptr;
+  }
+  return var.init ? getDSDExprType(interp, module, *var.init, 0) : nullptr;
 }
 
 bool BodyGen::lowerGlobalDSD(const ast::Identifier &ident,
@@ -105,9 +136,8 @@ bool BodyGen::lowerGlobalDSD(const ast::Identifier &ident,
   const auto *init =
       var ? llvm::dyn_cast_or_null<ast::BuiltinCall>(var->init) : nullptr;
   bool isFifo = init && bare(init->name.text) == "allocate_fifo";
-  bool isDSDVar = var && !isFifo && var->varKind == ast::VarKind::Var &&
-                  getDSDVarType(interp, module, *var);
-  if (!isDSDVar && (!init || (!isFifo && bare(init->name.text) != "get_dsd")))
+  bool isDSD = var && !isFifo && getDSDVarType(interp, module, *var);
+  if (!isDSD && !isFifo)
     return false;
   out = std::nullopt;
   if (var->varKind == ast::VarKind::Var && isFifo) {
@@ -131,7 +161,12 @@ bool BodyGen::lowerGlobalDSD(const ast::Identifier &ident,
     return true;
   }
   if (!isFifo) {
-    out = lowerGetDSD(*init);
+    if (!var->init) {
+      diags.error(var->getLoc(), "DSD constant '" + var->name.text +
+                                     "' needs an initializer");
+      return true;
+    }
+    out = lowerExpr(*var->init);
     return true;
   }
   // A FIFO is declared once by ProgramGen and named here.
@@ -263,7 +298,8 @@ mlir::AffineExpr BodyGen::lowerAffine(const ast::Expr &e,
 }
 
 std::optional<RValue> BodyGen::lowerTensorAccess(const ast::TensorAccess &ta,
-                                                 sema::DSDKind kind) {
+                                                 sema::DSDKind kind,
+                                                 bool waveletIndexOffset) {
   llvm::SmallVector<int64_t> sizes;
   for (const ast::Expr *extent : ta.extents) {
     std::optional<Value> v;
@@ -307,7 +343,7 @@ std::optional<RValue> BodyGen::lowerTensorAccess(const ast::TensorAccess &ta,
   auto op = csl::TensorAccessDSDOp::create(
       builder, loc(ta.getLoc()), type, base,
       builder.getDenseI64ArrayAttr(sizes), mlir::AffineMapAttr::get(map),
-      /*wavelet_index_offset=*/nullptr);
+      waveletIndexOffset ? builder.getUnitAttr() : mlir::UnitAttr());
   if (!verifyCreated(op, ta.getLoc(), "@get_dsd"))
     return std::nullopt;
   // Programs build placeholder DSDs and set their length before use, so
@@ -350,7 +386,8 @@ std::optional<RValue> BodyGen::lowerGetDSD(const ast::BuiltinCall &call) {
   llvm::StringRef allowed;
   switch (*kind) {
   case sema::DSDKind::Mem1d:
-    allowed = "tensor_access base_address extent stride offset";
+    allowed = "tensor_access base_address extent stride offset "
+              "wavelet_index_offset";
     break;
   case sema::DSDKind::Mem4d:
     allowed = "tensor_access";
@@ -405,7 +442,10 @@ std::optional<RValue> BodyGen::lowerGetDSD(const ast::BuiltinCall &call) {
   const Type *resultType = interp.getTypes().getDSD(*kind);
 
   if (const ast::FieldInit *ta = fields.get("tensor_access")) {
-    if (fields.byName.size() != 1) {
+    bool waveletIndexOffset = false;
+    if (!flag("wavelet_index_offset", waveletIndexOffset))
+      return std::nullopt;
+    if (fields.byName.size() != 1 + (fields.get("wavelet_index_offset") ? 1 : 0)) {
       diags.error(call.getLoc(), "'.tensor_access' excludes the other fields");
       return std::nullopt;
     }
@@ -415,7 +455,7 @@ std::optional<RValue> BodyGen::lowerGetDSD(const ast::BuiltinCall &call) {
                   "'.tensor_access' expects '|i|{N} -> A[...]'");
       return std::nullopt;
     }
-    return lowerTensorAccess(*access, *kind);
+    return lowerTensorAccess(*access, *kind, waveletIndexOffset);
   }
   mlir::Operation *op = nullptr;
   // The extent, color and queue every fabric DSD needs, lowered in that

@@ -115,6 +115,13 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
         return RValue{local->constant, {}, local->type};
       if (local->value)
         return RValue{std::nullopt, local->value, local->type};
+      if (!local->pointerSlot.empty())
+        return RValue{std::nullopt,
+                      csl::LoadPointerOp::create(
+                          builder, l, lowerType(ctx, local->type),
+                          mlir::FlatSymbolRefAttr::get(&ctx,
+                                                       local->pointerSlot)),
+                      local->type};
       if (!local->dsdSlot.empty()) {
         auto slot = mlir::SymbolTable::lookupNearestSymbolFrom<
             csl::DSDGlobalOp>(body.getParentOp(),
@@ -560,7 +567,7 @@ std::vector<sema::Interpreter::Binding> BodyGen::getComptimeLocals() const {
 bool BodyGen::isComptimeBuiltin(llvm::StringRef name) {
   name.consume_front("@");
   static const llvm::StringSet<> comptimeBuiltins = {
-      "type_of", "is_same_type", "get_array", "strlen", "is_arch",
+      "as", "type_of", "is_same_type", "get_array", "strlen", "is_arch",
       "has_field", "field", "dimensions", "element_count", "element_type",
       "rank", "get_int", "concat_structs"};
   return comptimeBuiltins.contains(name);

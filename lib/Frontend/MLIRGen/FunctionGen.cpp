@@ -171,12 +171,13 @@ bool BodyGen::lowerStmt(const ast::Stmt &stmt) {
 }
 
 bool BodyGen::lowerVarDecl(const ast::VarDecl &var) {
-  if (var.isComptime || !var.init)
-    return unsupported(var, var.isComptime ? "a 'comptime var'"
-                                           : "a local without an initializer");
+  if (var.isComptime)
+    return unsupported(var, "a 'comptime var'");
   const Type *declared = nullptr;
   if (var.type && !(declared = evalType(*var.type)))
     return false;
+  if (!var.init)
+    return lowerUninitializedVar(var, declared);
   if (declared && declared->is(Type::Kind::Array))
     return lowerLocalArray(var, declared);
   std::optional<RValue> init = lowerExprAs(*var.init, declared);
@@ -221,12 +222,24 @@ bool BodyGen::lowerVarDecl(const ast::VarDecl &var) {
   // A pointer is its pointee's memref; a `var` of one would need a memref of
   // memrefs.
   if (localType && localType->is(Type::Kind::Pointer)) {
-    if (var.varKind != ast::VarKind::Const)
-      return unsupported(var, "a local 'var' of pointer type");
-    local.value = materialize(*init, localType, var.init->getLoc());
-    if (!local.value)
+    mlir::Value pointer = materialize(*init, localType, var.init->getLoc());
+    if (!pointer)
       return false;
     local.type = localType;
+    if (var.varKind == ast::VarKind::Const) {
+      local.value = pointer;
+    } else {
+      // A pointer `var` lives in a pointer slot (memref cannot hold one).
+      mlir::Location l = loc(var.getLoc());
+      std::string name = var.name.text.str();
+      if (decl)
+        name = decl->name.text.str() + "." + name;
+      local.pointerSlot =
+          symbols.pointerSlot(module, name, pointer.getType(), l);
+      csl::StorePointerOp::create(
+          builder, l, pointer,
+          mlir::FlatSymbolRefAttr::get(&ctx, local.pointerSlot));
+    }
     scopes.back()[var.name.text] = local;
     return true;
   }
@@ -250,6 +263,26 @@ bool BodyGen::lowerVarDecl(const ast::VarDecl &var) {
         builder, l, getStorageType(ctx, localType));
     mlir::memref::StoreOp::create(builder, l, value, local.storage);
   }
+  scopes.back()[var.name.text] = local;
+  return true;
+}
+
+bool BodyGen::lowerUninitializedVar(const ast::VarDecl &var,
+                                    const Type *type) {
+  // `var x: T;` holds an unspecified value until assigned.
+  mlir::MemRefType storage = type ? getStorageType(ctx, type) : nullptr;
+  if (var.varKind != ast::VarKind::Var || !storage) {
+    diags.error(var.getLoc(),
+                var.varKind != ast::VarKind::Var
+                    ? "'" + var.name.text + "' needs an initializer"
+                    : "local '" + var.name.text + "' needs a type with a "
+                                                  "run-time representation");
+    return false;
+  }
+  Local local;
+  local.type = type;
+  local.storage =
+      mlir::memref::AllocaOp::create(builder, loc(var.getLoc()), storage);
   scopes.back()[var.name.text] = local;
   return true;
 }
@@ -376,6 +409,24 @@ bool BodyGen::lowerAssign(const ast::AssignStmt &assign) {
     const Local *local = findLocal(ident->name.text);
     if (local && !local->dsdSlot.empty())
       return storeDSD(assign, local->dsdSlot, local->type);
+    if (local && !local->pointerSlot.empty()) {
+      if (assign.op != ast::AssignOp::Assign) {
+        diags.error(assign.getLoc(), "invalid operand type '" +
+                                         local->type->str() +
+                                         "' for a compound assignment");
+        return false;
+      }
+      std::optional<RValue> value = lowerExprAs(*assign.value, local->type);
+      mlir::Value stored =
+          value ? materialize(*value, local->type, assign.value->getLoc())
+                : mlir::Value();
+      if (!stored)
+        return false;
+      csl::StorePointerOp::create(
+          builder, loc(assign.getLoc()), stored,
+          mlir::FlatSymbolRefAttr::get(&ctx, local->pointerSlot));
+      return true;
+    }
   }
   // A DSD global gets a new descriptor by csl.store_dsd.
   if (const auto *ident = llvm::dyn_cast<ast::Identifier>(assign.target);
@@ -570,6 +621,13 @@ bool BodyGen::lowerAddress(const ast::Expr &expr, mlir::Value &memref,
             ? llvm::dyn_cast<sema::PointerType>(pointerLocal->type)
             : nullptr;
     mlir::Value pointerValue = pointer ? pointerLocal->value : mlir::Value();
+    if (pointerLocal && !pointerLocal->pointerSlot.empty()) {
+      std::optional<RValue> p = lowerExpr(*index->base);
+      if (!p)
+        return false;
+      pointer = llvm::cast<sema::PointerType>(pointerLocal->type);
+      pointerValue = p->value;
+    }
     if (const ast::VarDecl *global =
             pointer ? nullptr : getPointerGlobal(*index->base, pointer)) {
       pointerValue =

@@ -34,6 +34,11 @@ struct SymbolRequests {
   std::function<std::string(sema::ModuleInstance &, llvm::StringRef name,
                             mlir::Type type, mlir::Location)>
       dsdSlot;
+  /// A new csl.pointer_global of `type` without target for a function's
+  /// local pointer `var`; its symbol.
+  std::function<std::string(sema::ModuleInstance &, llvm::StringRef name,
+                            mlir::Type type, mlir::Location)>
+      pointerSlot;
   /// The specialization of generic function `fn` for `args` (a comptime
   /// value per comptime param, nullopt for a run-time one) with the
   /// instantiated signature `type`; `key` identifies the arguments.

@@ -19,7 +19,7 @@ bool BodyGen::isIntrinsic(llvm::StringRef name) {
   name.consume_front("@");
   return llvm::StringSwitch<bool>(name)
       .Cases({"get_config", "set_config", "random16", "bitcast", "assert",
-              "ptrcast"},
+              "ptrcast", "get_int"},
              true)
       .Default(false);
 }
@@ -32,6 +32,7 @@ std::optional<RValue> BodyGen::lowerIntrinsic(const ast::BuiltinCall &call) {
                           .Case("set_config", 2)
                           .Case("random16", 0)
                           .Case("assert", 1)
+                          .Case("get_int", 1)
                           .Default(2);
   if (call.args.size() != expected) {
     diags.error(call.getLoc(), "'@" + name + "' expects " +
@@ -80,6 +81,24 @@ std::optional<RValue> BodyGen::lowerIntrinsic(const ast::BuiltinCall &call) {
                   csl::Random16Op::create(builder, l, builder.getI16Type()),
                   u16};
 
+  if (name == "get_int") {
+    // A comptime handle folded before; a run-time one is read here.
+    std::optional<RValue> h = lowerExpr(*call.args[0]);
+    if (!h)
+      return std::nullopt;
+    if (!h->type->isHandle()) {
+      diags.error(call.args[0]->getLoc(),
+                  "expected a color, queue or task ID, found '" +
+                      h->type->str() + "'");
+      return std::nullopt;
+    }
+    mlir::Value v = materialize(*h, h->type, call.args[0]->getLoc());
+    if (!v)
+      return std::nullopt;
+    return RValue{std::nullopt,
+                  csl::GetIntOp::create(builder, l, builder.getI16Type(), v),
+                  u16};
+  }
   if (name == "ptrcast") {
     // @ptrcast(T, p): the address p holds, as a pointer of type T.
     const Type *to = evalType(*call.args[0]);

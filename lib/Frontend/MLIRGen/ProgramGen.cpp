@@ -58,6 +58,17 @@ public:
                                /*withInitializer=*/false);
       return symbol;
     };
+    symbols.pointerSlot = [this](sema::ModuleInstance &m, llvm::StringRef name,
+                                 mlir::Type type, mlir::Location l) {
+      std::string base = getSymbolName(m, name);
+      std::string symbol = base;
+      for (unsigned n = 2; this->program.lookupSymbol(symbol); ++n)
+        symbol = base + "_" + std::to_string(n);
+      csl::PointerGlobalOp::create(builder, l, builder.getStringAttr(symbol),
+                                   mlir::TypeAttr::get(type),
+                                   mlir::FlatSymbolRefAttr());
+      return symbol;
+    };
     symbols.specialization =
         [this](sema::ModuleInstance &m, const ast::FnDecl &fn,
                const sema::FunctionType &type,
