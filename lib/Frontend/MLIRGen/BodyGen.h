@@ -132,6 +132,8 @@ private:
   // Config words, the PRNG and bit casts (IntrinsicGen.cpp).
   static bool isIntrinsic(llvm::StringRef name);
   std::optional<RValue> lowerIntrinsic(const ast::BuiltinCall &call);
+  /// `@map(f, args..., dest)` as csl.map.
+  std::optional<RValue> lowerMap(const ast::BuiltinCall &call);
   // Handles and DSDs (DSDGen.cpp).
   static bool isHandleGetter(llvm::StringRef name);
   std::optional<RValue> lowerHandleGetter(const ast::BuiltinCall &call);

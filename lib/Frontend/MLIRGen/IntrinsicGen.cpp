@@ -19,7 +19,7 @@ bool BodyGen::isIntrinsic(llvm::StringRef name) {
   name.consume_front("@");
   return llvm::StringSwitch<bool>(name)
       .Cases({"get_config", "set_config", "random16", "bitcast", "assert",
-              "ptrcast", "get_int"},
+              "ptrcast", "get_int", "map"},
              true)
       .Default(false);
 }
@@ -27,6 +27,8 @@ bool BodyGen::isIntrinsic(llvm::StringRef name) {
 std::optional<RValue> BodyGen::lowerIntrinsic(const ast::BuiltinCall &call) {
   llvm::StringRef name = call.name.text;
   name.consume_front("@");
+  if (name == "map")
+    return lowerMap(call);
   unsigned expected = llvm::StringSwitch<unsigned>(name)
                           .Case("get_config", 1)
                           .Case("set_config", 2)
@@ -147,4 +149,68 @@ std::optional<RValue> BodyGen::lowerIntrinsic(const ast::BuiltinCall &call) {
     return RValue{std::nullopt, v, to};
   return RValue{std::nullopt,
                 mlir::arith::BitcastOp::create(builder, l, target, v), to};
+}
+
+std::optional<RValue> BodyGen::lowerMap(const ast::BuiltinCall &call) {
+  // @map(f, args..., dest): csl.map over f's specialization-free symbol.
+  sema::TypeContext &types = interp.getTypes();
+  if (call.args.size() < 2) {
+    diags.error(call.getLoc(), "'@map' expects a function, its arguments and "
+                               "a destination");
+    return std::nullopt;
+  }
+  std::optional<Value> callee = evalComptime(*call.args[0]);
+  if (!callee)
+    return std::nullopt;
+  const auto *fnType = callee->is(Value::Kind::Function)
+                           ? llvm::dyn_cast<sema::FunctionType>(callee->getType())
+                           : nullptr;
+  if (!fnType || fnType->isTask() || !callee->getModule()) {
+    diags.error(call.args[0]->getLoc(), "'@map' expects a function, found '" +
+                                            callee->getType()->str() + "'");
+    return std::nullopt;
+  }
+  const ast::FnDecl &fn = *callee->getFunctionDecl();
+  // A function returning a value needs a destination after its arguments.
+  bool hasDest = !fnType->getResult()->is(Type::Kind::Void);
+  if (fnType->getParams().size() + (hasDest ? 2 : 1) != call.args.size()) {
+    diags.error(call.getLoc(),
+                "'@map' gives '" + fn.name.text + "' " +
+                    llvm::Twine(call.args.size() - (hasDest ? 2 : 1)) +
+                    " arguments, it takes " +
+                    llvm::Twine(fnType->getParams().size()) +
+                    (hasDest ? " (the last argument is the destination)"
+                             : ""));
+    return std::nullopt;
+  }
+  std::optional<std::string> symbol =
+      symbols.function(*callee->getModule(), fn, call.getLoc());
+  if (!symbol)
+    return std::nullopt;
+  llvm::SmallVector<mlir::Value> operands;
+  for (unsigned i = 1; i < call.args.size(); ++i) {
+    const ast::Expr &arg = *call.args[i];
+    bool isDest = hasDest && i + 1 == call.args.size();
+    const Type *elementType =
+        isDest ? fnType->getResult() : fnType->getParams()[i - 1];
+    std::optional<RValue> v = lowerExprAs(arg, elementType);
+    if (!v)
+      return std::nullopt;
+    // DSDs and pointers pass as they are; scalars take the param's type.
+    bool passThrough = v->value && (v->type->is(Type::Kind::DSD) ||
+                                    v->type->is(Type::Kind::Pointer));
+    mlir::Value m = passThrough ? v->value
+                                : materialize(*v, elementType, arg.getLoc());
+    if (!m)
+      return std::nullopt;
+    operands.push_back(m);
+  }
+  auto op = csl::MapOp::create(builder, loc(call.getLoc()),
+                               mlir::FlatSymbolRefAttr::get(&ctx, *symbol),
+                               operands);
+  // The callee may not be emitted yet; verify the op's own operands now and
+  // its symbol uses with the program.
+  if (!verifyCreated(op, call.getLoc(), "@map"))
+    return std::nullopt;
+  return RValue{Value::getVoid(types), {}, types.getVoid()};
 }

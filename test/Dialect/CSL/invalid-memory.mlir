@@ -131,3 +131,42 @@ func.func @f(%m: memref<?x?xi16>) {
   %p = csl.ptrcast %m : memref<?x?xi16> to memref<?xi32>
   return
 }
+
+// -----
+
+csl.program @pe arch wse2 {
+  func.func @scale(%x: f32, %k: f32) -> f32 {
+    return %x : f32
+  }
+  func.func @f(%d: !csl.dsd<mem1d, f32>, %k: f32) {
+    // expected-error @+1 {{'csl.map' op 'scale' of type '(f32, f32) -> f32' does not fit 2 operands: one per argument, plus the destination when it returns a value}}
+    csl.map @scale(%d, %k) : (!csl.dsd<mem1d, f32>, f32)
+    return
+  }
+}
+
+// -----
+
+csl.program @pe arch wse2 {
+  func.func @scale(%x: f32, %k: f32) -> f32 {
+    return %x : f32
+  }
+  func.func @f(%d: !csl.dsd<mem1d, f32>, %k: i16) {
+    // expected-error @+1 {{'csl.map' op operand #1 is 'i16' where 'scale' takes 'f32'}}
+    csl.map @scale(%d, %k, %d) : (!csl.dsd<mem1d, f32>, i16, !csl.dsd<mem1d, f32>)
+    return
+  }
+}
+
+// -----
+
+csl.program @pe arch wse2 {
+  func.func @scale(%x: f32, %k: f32) -> f32 {
+    return %x : f32
+  }
+  func.func @f(%d: !csl.dsd<mem1d, f32>, %k: f32) {
+    // expected-error @+1 {{'csl.map' op the destination must be a DSD or a pointer, found 'f32'}}
+    csl.map @scale(%d, %k, %k) : (!csl.dsd<mem1d, f32>, f32, f32)
+    return
+  }
+}

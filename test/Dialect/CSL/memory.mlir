@@ -64,3 +64,16 @@ func.func @pointer_ops(%m: memref<2x3xi16>, %i: index, %j: index) {
   %w = csl.ptrcast %e : memref<i16> to memref<?xi32>
   return
 }
+
+// CHECK-LABEL: csl.program @maps
+// CHECK:         csl.map @add(%{{.*}}, %{{.*}}, %{{.*}}) : (!csl.dsd<mem1d, i16>, memref<f32>, memref<f32>)
+csl.program @maps arch wse2 {
+  func.func @add(%x: f32, %acc: f32) -> f32 {
+    return %acc : f32
+  }
+  func.func @f(%d: !csl.dsd<mem1d, i16>, %sum: memref<f32>) {
+    // A memory DSD is read as the function's parameter type.
+    csl.map @add(%d, %sum, %sum) : (!csl.dsd<mem1d, i16>, memref<f32>, memref<f32>)
+    return
+  }
+}

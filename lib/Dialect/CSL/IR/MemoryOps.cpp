@@ -2,6 +2,7 @@
 
 #include "tessera/Dialect/CSL/IR/CSLOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -146,5 +147,66 @@ LogicalResult PtrCastOp::verify() {
       return emitOpError() << "expects pointers to numbers (memref<?xE> or "
                               "statically shaped), found "
                            << type;
+  return success();
+}
+
+namespace {
+
+/// The element type `operand` contributes to (or receives from) a call of
+/// @map's function: a DSD's element, a pointer's pointee, a scalar itself.
+Type getMapElementType(Type operand) {
+  if (auto dsd = dyn_cast<DSDType>(operand))
+    return dsd.getElementType();
+  if (auto pointer = dyn_cast<MemRefType>(operand))
+    return pointer.getRank() == 0 ? pointer.getElementType() : Type();
+  return operand.isIntOrFloat() ? operand : Type();
+}
+
+} // namespace
+
+LogicalResult MapOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(*this,
+                                                              getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "'" << getCallee() << "' does not name a function";
+  FunctionType type = callee.getFunctionType();
+  // A function returning nothing takes every operand; otherwise the last
+  // operand is the destination of its results.
+  bool hasDest = type.getNumResults() == 1;
+  if (type.getNumResults() > 1 ||
+      type.getNumInputs() + (hasDest ? 1 : 0) != getOperands().size())
+    return emitOpError() << "'" << getCallee() << "' of type " << type
+                         << " does not fit " << getOperands().size()
+                         << " operands: one per argument, plus the "
+                            "destination when it returns a value";
+  bool anyDSD = false;
+  for (auto [index, operand] : llvm::enumerate(getOperands())) {
+    Type operandType = operand.getType();
+    bool isDest = hasDest && index + 1 == getOperands().size();
+    Type expected = isDest ? type.getResult(0) : type.getInput(index);
+    // A memory DSD is read with the element type the function expects.
+    if (isa<DSDType>(operandType)) {
+      anyDSD = true;
+      if (!expected.isIntOrFloat())
+        return emitOpError() << "operand #" << index << " is a DSD, but '"
+                             << getCallee() << "' uses " << expected;
+      continue;
+    }
+    if (isDest && !isa<MemRefType>(operandType))
+      return emitOpError() << "the destination must be a DSD or a pointer, "
+                              "found "
+                           << operandType;
+    // A pointer passes as a pointer or stands for its pointee.
+    if (operandType == expected)
+      continue;
+    Type element = getMapElementType(operandType);
+    if (element != expected)
+      return emitOpError() << "operand #" << index << " is " << operandType
+                           << " where '" << getCallee()
+                           << (isDest ? "' returns " : "' takes ") << expected;
+  }
+  if (!anyDSD)
+    return emitOpError() << "needs at least one DSD operand to give the "
+                            "element count";
   return success();
 }

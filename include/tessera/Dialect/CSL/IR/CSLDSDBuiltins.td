@@ -5,7 +5,7 @@
 // accepts (memory DSD, fabin, fabout, FIFO, DSR, scalar, pointer) and its
 // element width; lib/Dialect/CSL/IR/DSDOperands.cpp checks them.
 //
-// @map is not here: Sema lowers it to loops over scalar code.
+// @map is csl.map (CSLMemoryOps.td): it calls a function per element.
 //
 //===----------------------------------------------------------------------===//
 

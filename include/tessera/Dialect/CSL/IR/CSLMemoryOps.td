@@ -266,4 +266,39 @@ def CSL_PtrCastOp : CSL_Op<"ptrcast", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Element-wise calls
+//===----------------------------------------------------------------------===//
+
+def CSL_MapOp : CSL_Op<"map", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>
+  ]> {
+  let summary = "Calls a function once per element of DSDs";
+  let description = [{
+    CSL's `@map(f, args..., dest)`. When `f` returns a value the last
+    operand is its destination; the others are `f`'s arguments (all of them
+    when it returns nothing). For element i, a DSD argument (memory or
+    fabin) gives its element i read as `f`'s parameter type, a scalar is
+    passed unchanged, and a pointer (rank-0 memref) passes either itself,
+    when `f` takes a pointer, or its current pointee; `f`'s result goes to
+    element i of a DSD destination or replaces the pointee of a pointer
+    destination, so a pointer given as both an argument and the destination
+    accumulates (a reduction). The element count is the length of the DSD
+    operands.
+
+    Example:
+
+    ```mlir
+    csl.map @scale(%src, %factor, %dst)
+        : (!csl.dsd<mem1d, f32>, f32, !csl.dsd<mem1d, f32>)
+    csl.map @add(%src, %sum, %sum)
+        : (!csl.dsd<mem1d, f32>, memref<f32>, memref<f32>)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands);
+  let assemblyFormat = [{
+    $callee `(` $operands `)` attr-dict `:` `(` qualified(type($operands)) `)`
+  }];
+}
+
 #endif // TESSERA_DIALECT_CSL_CSLMEMORYOPS_TD
