@@ -95,6 +95,8 @@ private:
   /// Continues in a fresh block after a jump; it has no predecessors and is
   /// erased at the end.
   void startDeadBlock();
+  /// Branches to `dest` unless the current block is dead.
+  void branchUnlessDead(mlir::Location l, mlir::Block *dest);
 
   // Expressions.
   std::optional<RValue> lowerExpr(const ast::Expr &expr);

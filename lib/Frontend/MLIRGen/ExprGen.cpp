@@ -403,8 +403,13 @@ std::optional<RValue> BodyGen::lowerBinaryOp(ast::BinaryOp op, RValue lhs,
                         "'");
     return std::nullopt;
   }
-  if (isShift)
-    t = lhs.constant && !rhs.constant ? nullptr : lhs.type;
+  // A shift has its left operand's type; a comptime number there takes
+  // its own sized type, else the one the context expects.
+  if (isShift) {
+    t = lhs.type;
+    if (lhs.constant && !rhs.constant && lhs.type->isComptimeOnly())
+      t = expected;
+  }
   if (!t || t->isComptimeOnly()) {
     diags.error(at, "operands of '" + ast::getSpelling(op) +
                         "' have no run-time type");

@@ -111,6 +111,15 @@ bool BodyGen::run() {
   return true;
 }
 
+void BodyGen::branchUnlessDead(mlir::Location l, mlir::Block *dest) {
+  // Code after a return or break is in a block nothing reaches; a branch
+  // from it would make `dest` look reachable.
+  mlir::Block *current = builder.getInsertionBlock();
+  if (current != &body.front() && current->hasNoPredecessors())
+    return;
+  mlir::cf::BranchOp::create(builder, l, dest);
+}
+
 void BodyGen::startDeadBlock() {
   builder.setInsertionPointToEnd(builder.createBlock(&body));
 }
@@ -728,12 +737,12 @@ bool BodyGen::lowerIf(const ast::IfStmt &stmt) {
   builder.setInsertionPointToEnd(thenBlock);
   if (!lowerStmt(*stmt.thenStmt))
     return false;
-  mlir::cf::BranchOp::create(builder, l, merge);
+  branchUnlessDead(l, merge);
   if (elseBlock) {
     builder.setInsertionPointToEnd(elseBlock);
     if (!lowerStmt(*stmt.elseStmt))
       return false;
-    mlir::cf::BranchOp::create(builder, l, merge);
+    branchUnlessDead(l, merge);
   }
   merge->moveBefore(&body, body.end());
   builder.setInsertionPointToEnd(merge);
@@ -1011,7 +1020,7 @@ bool BodyGen::lowerSwitch(const ast::SwitchExpr &stmt) {
     builder.setInsertionPointToEnd(block);
     if (!lowerStmt(*prong->body))
       return false;
-    mlir::cf::BranchOp::create(builder, l, merge);
+    branchUnlessDead(l, merge);
   }
   merge->moveBefore(&body, body.end());
   builder.setInsertionPointToEnd(merge);

@@ -136,6 +136,11 @@ std::optional<RValue> BodyGen::lowerIntrinsic(const ast::BuiltinCall &call) {
     return std::nullopt;
   const Type *fromType = from->constant ? from->constant->getType() : from->type;
   mlir::Type target = lowerType(ctx, to);
+  // A 16-bit integer as a pointer: a fixed address.
+  if (to->is(Type::Kind::Pointer) && target &&
+      v.getType().isInteger(16))
+    return RValue{std::nullopt,
+                  csl::AddressToPointerOp::create(builder, l, target, v), to};
   bool scalar = target && target.isIntOrFloat() && v.getType().isIntOrFloat();
   if (!scalar || target.getIntOrFloatBitWidth() !=
                      v.getType().getIntOrFloatBitWidth()) {

@@ -77,3 +77,10 @@ csl.program @maps arch wse2 {
     return
   }
 }
+
+// CHECK-LABEL: func.func @fixed_address
+// CHECK-NEXT:    %{{.*}} = csl.address_to_pointer %{{.*}} : i16 -> memref<i16>
+func.func @fixed_address(%a: i16) {
+  %p = csl.address_to_pointer %a : i16 -> memref<i16>
+  return
+}

@@ -246,6 +246,24 @@ def CSL_ElementAddressOp : CSL_Op<"element_address", [Pure]> {
   let hasVerifier = 1;
 }
 
+def CSL_AddressToPointerOp : CSL_Op<"address_to_pointer", [Pure]> {
+  let summary = "A pointer to a fixed byte address";
+  let description = [{
+    CSL's `@bitcast(*T, address)`: the 16-bit byte address `address` used as
+    a pointer, as programs do to reach memory-mapped configuration words
+    (at twice their word address) directly.
+
+    Example:
+
+    ```mlir
+    %p = csl.address_to_pointer %a : i16 -> memref<i16>
+    ```
+  }];
+  let arguments = (ins I16:$address);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "$address attr-dict `:` type($address) `->` type($result)";
+}
+
 def CSL_PtrCastOp : CSL_Op<"ptrcast", [Pure]> {
   let summary = "The same address seen as another pointer type";
   let description = [{
