@@ -31,6 +31,17 @@ mlir::Type mlirgen::lowerType(mlir::MLIRContext &context,
       return {};
     }
     return {};
+  case Type::Kind::DSD:
+    // Fabric DSDs have no element type of their own, so they can be passed
+    // and returned; a memory DSD's type depends on the memory it reads.
+    switch (llvm::cast<sema::DSDType>(type)->getDSDKind()) {
+    case sema::DSDKind::FabinDSD:
+      return csl::DSDType::get(&context, csl::DSDKind::Fabin, mlir::Type());
+    case sema::DSDKind::FaboutDSD:
+      return csl::DSDType::get(&context, csl::DSDKind::Fabout, mlir::Type());
+    default:
+      return {};
+    }
   case Type::Kind::Enum:
     // An enum is its tag at run time.
     return lowerType(context, llvm::cast<sema::EnumType>(type)->getTagType());
