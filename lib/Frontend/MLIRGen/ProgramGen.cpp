@@ -805,26 +805,12 @@ bool ProgramGenerator::addModule(sema::ModuleInstance &m) {
 }
 
 std::vector<sema::ModuleInstance *> ProgramGenerator::findNewImports() {
-  // A module joins the program when one of its modules evaluated an
-  // `@import_module` into a const or var. Params are skipped: a module
-  // passed in as a param belongs to whoever imported it (often the layout).
   std::vector<sema::ModuleInstance *> found;
-  for (sema::ModuleInstance *m : modules) {
-    for (const ast::Node *decl : m->getFile().decls) {
-      const auto *var = llvm::dyn_cast<ast::VarDecl>(decl);
-      if (!var || var->varKind == ast::VarKind::Param)
-        continue;
-      const sema::GlobalSlot *slot = m->findGlobal(var->name.text);
-      if (!slot || slot->decl != var ||
-          slot->state != sema::GlobalSlot::State::Done ||
-          !slot->value.is(Value::Kind::Module))
-        continue;
-      sema::ModuleInstance *imported = slot->value.getModule();
+  for (sema::ModuleInstance *m : modules)
+    for (sema::ModuleInstance *imported : m->getImportedModules())
       if (!llvm::is_contained(modules, imported) &&
           !llvm::is_contained(found, imported))
         found.push_back(imported);
-    }
-  }
   return found;
 }
 

@@ -47,6 +47,20 @@ std::vector<const ast::VarDecl *> ModuleInstance::getReferencedVars() const {
   return vars;
 }
 
+std::vector<ModuleInstance *> ModuleInstance::getImportedModules() const {
+  std::vector<ModuleInstance *> imported;
+  for (const GlobalSlot *slot : order) {
+    const auto *var = llvm::dyn_cast<ast::VarDecl>(slot->decl);
+    if (!var || var->varKind == ast::VarKind::Param ||
+        slot->state != GlobalSlot::State::Done ||
+        !slot->value.is(Value::Kind::Module))
+      continue;
+    if (!llvm::is_contained(imported, slot->value.getModule()))
+      imported.push_back(slot->value.getModule());
+  }
+  return imported;
+}
+
 Evaluator::Evaluator(Interpreter &facade, TypeContext &types,
                      DiagnosticEngine &diags, llvm::raw_ostream &printOS,
                      InterpreterOptions options)
@@ -358,11 +372,17 @@ std::optional<Value> Evaluator::callFunction(const Value &callee,
 
   frames.push_back(Frame{&fn, resultType, 0, {}});
   llvm::scope_exit popFrame([&] { frames.pop_back(); });
+  unsigned errors = diags.getNumErrors();
   bool ok = execBlock(env, *fn.body);
   Value result = Value::getVoid(types);
   if (!ok) {
-    if (flow != Flow::Return)
+    if (flow != Flow::Return) {
+      // Point at the outermost call too: the error may be deep in a
+      // library the caller never sees.
+      if (depth == 1 && diags.getNumErrors() != errors && loc.isValid())
+        diags.note(loc, "in the call of '" + fn.name.text + "' here");
       return std::nullopt;
+    }
     flow = Flow::Normal;
     result = flowValue;
   } else if (!resultType->is(Type::Kind::Void)) {

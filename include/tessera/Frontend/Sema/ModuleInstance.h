@@ -61,6 +61,9 @@ public:
   /// Top-level `var`s that were referenced, in source order: only these
   /// need storage.
   std::vector<const ast::VarDecl *> getReferencedVars() const;
+  /// Modules this one imported into an evaluated `const` or `var` (not
+  /// params: a module passed in belongs to whoever imported it).
+  std::vector<ModuleInstance *> getImportedModules() const;
 
   llvm::ArrayRef<const ast::ComptimeBlock *> getComptimeBlocks() const {
     return comptimeBlocks;
