@@ -230,11 +230,23 @@ mlir::Value BodyGen::lowerBaseAddress(const ast::Expr &expr) {
     const auto *ident = llvm::dyn_cast<ast::Identifier>(e);
     const Local *local = ident ? findLocal(ident->name.text) : nullptr;
     const sema::PointerType *pointerType = nullptr;
+    bool isLValue = llvm::isa<ast::Identifier, ast::IndexExpr,
+                              ast::FieldAccess, ast::DerefExpr,
+                              ast::ParenExpr>(e);
     if ((local && local->value &&
          llvm::isa<sema::PointerType>(local->type)) ||
-        getPointerGlobal(*e, pointerType)) {
+        (local && !local->pointerSlot.empty()) ||
+        getPointerGlobal(*e, pointerType) || !isLValue) {
+      // A pointer value (`@ptrcast(...)`, a call) is the base itself.
       std::optional<RValue> p = lowerExpr(*e);
-      return p ? p->value : mlir::Value();
+      if (!p)
+        return {};
+      if (!p->value || !llvm::isa<sema::PointerType>(p->type)) {
+        diags.error(e->getLoc(), "expected an address or a pointer, found '" +
+                                     p->type->str() + "'");
+        return {};
+      }
+      return p->value;
     }
   }
   mlir::Value memref;
