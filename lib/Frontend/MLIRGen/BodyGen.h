@@ -120,6 +120,9 @@ private:
   /// declaration and pointer type; else null.
   const ast::VarDecl *getPointerGlobal(const ast::Expr &expr,
                                        const sema::PointerType *&type);
+  /// A param or const holding the address of a global, as a pointer value;
+  /// nullopt for any other name.
+  std::optional<RValue> lowerConstantAddress(const ast::Identifier &ident);
   /// The current value of a pointer global (csl.load_pointer).
   mlir::Value loadPointerGlobal(const ast::VarDecl &var,
                                 const sema::PointerType &type, llvm::SMLoc at);
@@ -153,6 +156,9 @@ private:
                                llvm::ArrayRef<ast::Capture *> dims);
   std::optional<RValue> lowerDSDMutator(const ast::BuiltinCall &call);
   std::optional<RValue> lowerDSDOperation(const ast::BuiltinCall &call);
+  /// The value of a name bound to a comptime struct (DSD operation options
+  /// kept in a `const`); nullopt for anything else.
+  std::optional<Value> getStructConstant(const ast::Expr &expr);
   mlir::Value lowerIntOperand(const ast::Expr &expr, unsigned bits,
                               bool isSigned);
   mlir::Value lowerHandleOperand(const ast::Expr &expr, Type::Kind kind,

@@ -645,13 +645,57 @@ std::optional<RValue> BodyGen::lowerDSDMutator(const ast::BuiltinCall &call) {
 // DSD operations
 //===----------------------------------------------------------------------===//
 
+std::optional<Value> BodyGen::getStructConstant(const ast::Expr &expr) {
+  // Only names of comptime structs: evaluating other operands (a DSD
+  // global, say) at comptime would be wrong.
+  const auto *ident = llvm::dyn_cast<ast::Identifier>(&expr);
+  if (!ident)
+    return std::nullopt;
+  if (const Local *local = findLocal(ident->name.text))
+    return local->constant && local->constant->is(Value::Kind::Struct)
+               ? local->constant
+               : std::nullopt;
+  sema::GlobalSlot *slot = module.findGlobal(ident->name.text);
+  const auto *var =
+      slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+  if (!var || var->varKind != ast::VarKind::Const ||
+      !llvm::isa_and_nonnull<ast::StructLiteral>(var->init))
+    return std::nullopt;
+  std::optional<Value> v =
+      interp.getGlobal(module, ident->name.text, ident->getLoc());
+  return v && v->is(Value::Kind::Struct) ? v : std::nullopt;
+}
+
 std::optional<RValue> BodyGen::lowerDSDOperation(const ast::BuiltinCall &call) {
   llvm::StringRef n = bare(call.name.text);
   llvm::ArrayRef<ast::Expr *> args = call.args;
-  const ast::StructLiteral *options = nullptr;
-  if (!args.empty())
-    if ((options = llvm::dyn_cast<ast::StructLiteral>(args.back())))
+  // The options: a struct literal, or a comptime struct value
+  // (`const props = .{ .async = true }; @mov32(d, s, props);`).
+  struct Option {
+    llvm::StringRef name;
+    llvm::SMLoc nameLoc, valueLoc;
+    const ast::Expr *expr = nullptr; // lowered on use, else `constant`
+    std::optional<Value> constant;
+  };
+  llvm::SmallVector<Option> options;
+  bool hasOptions = false;
+  if (!args.empty()) {
+    if (const auto *lit = llvm::dyn_cast<ast::StructLiteral>(args.back())) {
+      hasOptions = true;
+      for (const ast::FieldInit *f : lit->fields)
+        options.push_back({f->name.text, f->name.loc(), f->value->getLoc(),
+                           f->value, std::nullopt});
+    } else if (std::optional<Value> v = getStructConstant(*args.back())) {
+      {
+        hasOptions = true;
+        llvm::SMLoc at = args.back()->getLoc();
+        for (const sema::FieldValue &f : v->getFields())
+          options.push_back({f.name, at, at, nullptr, f.value});
+      }
+    }
+    if (hasOptions)
       args = args.drop_back();
+  }
   mlir::OperationState state(loc(call.getLoc()), ("csl." + n).str());
   // A comptime scalar takes the operation's element width.
   bool half = n.ends_with("h") || n.ends_with("16");
@@ -682,56 +726,72 @@ std::optional<RValue> BodyGen::lowerDSDOperation(const ast::BuiltinCall &call) {
   }
   llvm::SmallVector<int32_t> segments(state.operands.size(), 1);
   mlir::Value activate, unblock, utId, index;
-  if (options) {
-    for (const ast::FieldInit *f : options->fields) {
-      llvm::StringRef name = f->name.text;
-      if (name == "async" || (name == "save_address" && n == "load_to_dsr")) {
-        std::optional<Value> v;
-        if (canFold(*f->value))
-          v = evalComptime(*f->value);
-        if (!v || !v->is(Value::Kind::Bool)) {
-          diags.error(f->value->getLoc(),
-                      "'." + name + "' must be a comptime-known bool");
-          return std::nullopt;
-        }
-        if (v->getBool())
-          state.addAttribute(name, builder.getUnitAttr());
-        continue;
-      }
-      mlir::Value *slot = name == "activate" ? &activate
-                          : name == "unblock" ? &unblock
-                          : name == "ut_id"   ? &utId
-                          : name == "index"   ? &index
-                                              : nullptr;
-      if (!slot) {
-        diags.error(f->name.loc(),
-                    name == "priority"
-                        ? llvm::Twine("'.priority' of a DSD operation is not "
-                                      "supported yet")
-                        : "'@" + n + "' has no option '" + name + "'");
+  for (const Option &f : options) {
+    llvm::StringRef name = f.name;
+    if (name == "async" || (name == "save_address" && n == "load_to_dsr")) {
+      std::optional<Value> v = f.constant;
+      if (f.expr && canFold(*f.expr))
+        v = evalComptime(*f.expr);
+      if (!v || !v->is(Value::Kind::Bool)) {
+        diags.error(f.valueLoc,
+                    "'." + name + "' must be a comptime-known bool");
         return std::nullopt;
       }
-      std::optional<RValue> v = lowerExpr(*f->value);
-      if (!v)
-        return std::nullopt;
-      // A task stands for the ID it is bound to.
-      if ((slot == &activate || slot == &unblock) && v->constant &&
-          v->constant->is(Value::Kind::Function) &&
-          v->constant->getModule()) {
-        std::optional<Value> id = symbols.boundTaskID(
-            *v->constant->getModule(), *v->constant->getFunctionDecl(),
-            f->value->getLoc());
-        if (!id)
-          return std::nullopt;
-        v = RValue{id, {}, id->getType()};
-      }
-      *slot = materialize(*v, slot == &index
-                                  ? interp.getTypes().getInt(16, false)
-                                  : v->type,
-                          f->value->getLoc());
-      if (!*slot)
-        return std::nullopt;
+      if (v->getBool())
+        state.addAttribute(name, builder.getUnitAttr());
+      continue;
     }
+    if (name == "priority" && n != "load_to_dsr") {
+      // `.{ .high = true }`: exactly one level set.
+      std::optional<Value> v = f.constant;
+      if (f.expr && canFold(*f.expr))
+        v = evalComptime(*f.expr);
+      std::optional<csl::Priority> level;
+      if (v && v->is(Value::Kind::Struct) && v->getFields().size() == 1 &&
+          v->getFields()[0].value.is(Value::Kind::Bool) &&
+          v->getFields()[0].value.getBool())
+        level = csl::symbolizePriority(v->getFields()[0].name);
+      if (!level) {
+        diags.error(f.valueLoc, "'.priority' expects one of "
+                                "'.{ .low = true }', '.{ .medium = true }' "
+                                "or '.{ .high = true }'");
+        return std::nullopt;
+      }
+      state.addAttribute("priority", csl::PriorityAttr::get(&ctx, *level));
+      continue;
+    }
+    mlir::Value *slot = name == "activate" ? &activate
+                        : name == "unblock" ? &unblock
+                        : name == "ut_id"   ? &utId
+                        : name == "index"   ? &index
+                                            : nullptr;
+    if (!slot) {
+      diags.error(f.nameLoc, "'@" + n + "' has no option '" + name + "'");
+      return std::nullopt;
+    }
+    std::optional<RValue> v =
+        f.expr ? lowerExpr(*f.expr)
+               : std::optional<RValue>(
+                     RValue{f.constant, {}, f.constant->getType()});
+    if (!v)
+      return std::nullopt;
+    // A task stands for the ID it is bound to.
+    if ((slot == &activate || slot == &unblock) && v->constant &&
+        v->constant->is(Value::Kind::Function) &&
+        v->constant->getModule()) {
+      std::optional<Value> id = symbols.boundTaskID(
+          *v->constant->getModule(), *v->constant->getFunctionDecl(),
+          f.valueLoc);
+      if (!id)
+        return std::nullopt;
+      v = RValue{id, {}, id->getType()};
+    }
+    *slot = materialize(*v, slot == &index
+                                ? interp.getTypes().getInt(16, false)
+                                : v->type,
+                        f.valueLoc);
+    if (!*slot)
+      return std::nullopt;
   }
   for (mlir::Value v : {activate, unblock, utId}) {
     segments.push_back(v ? 1 : 0);

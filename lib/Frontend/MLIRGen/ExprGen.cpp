@@ -103,6 +103,9 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
     return lowerBuiltin(llvm::cast<ast::BuiltinCall>(expr));
   case ast::Node::Kind::Identifier: {
     const sema::PointerType *pointerType = nullptr;
+    if (std::optional<RValue> address = lowerConstantAddress(
+            llvm::cast<ast::Identifier>(expr)))
+      return address;
     if (const ast::VarDecl *pointer = getPointerGlobal(expr, pointerType)) {
       mlir::Value p = loadPointerGlobal(*pointer, *pointerType, expr.getLoc());
       if (!p)
@@ -221,6 +224,37 @@ BodyGen::getPointerGlobal(const ast::Expr &expr,
       interp.getGlobal(module, ident->name.text, expr.getLoc());
   type = value ? llvm::dyn_cast<sema::PointerType>(value->getType()) : nullptr;
   return type ? var : nullptr;
+}
+
+std::optional<RValue>
+BodyGen::lowerConstantAddress(const ast::Identifier &ident) {
+  // A param or const holding the address of a global (`.X = &buffer`) is a
+  // pointer value: that global's memref.
+  if (findLocal(ident.name.text))
+    return std::nullopt;
+  sema::GlobalSlot *slot = module.findGlobal(ident.name.text);
+  const auto *var =
+      slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+  if (!var || var->varKind == ast::VarKind::Var)
+    return std::nullopt;
+  std::optional<Value> value =
+      interp.getGlobal(module, ident.name.text, ident.getLoc());
+  const auto *pointer =
+      value ? llvm::dyn_cast<sema::PointerType>(value->getType()) : nullptr;
+  const auto *target =
+      value ? llvm::dyn_cast_or_null<ast::VarDecl>(value->getSymbol())
+            : nullptr;
+  if (!pointer || !target || target->varKind == ast::VarKind::Param)
+    return std::nullopt;
+  mlir::Value memref;
+  const Type *elementType = nullptr;
+  if (!lowerGlobalAddress(module, ident.name.text, ident.getLoc(), memref,
+                          elementType, /*forWrite=*/false))
+    return std::nullopt;
+  mlir::Type type = lowerType(ctx, pointer);
+  if (type && memref.getType() != type)
+    memref = csl::PtrCastOp::create(builder, loc(ident.getLoc()), type, memref);
+  return RValue{std::nullopt, memref, pointer};
 }
 
 mlir::Value BodyGen::loadPointerGlobal(const ast::VarDecl &var,

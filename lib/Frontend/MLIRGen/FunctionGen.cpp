@@ -528,7 +528,7 @@ bool BodyGen::lowerGlobalAddress(sema::ModuleInstance &owner,
   const auto *target =
       llvm::dyn_cast_or_null<ast::VarDecl>(global->getSymbol());
   if (readOnly && global->getType()->is(Type::Kind::Pointer) && target &&
-      target->varKind == ast::VarKind::Var) {
+      target->varKind != ast::VarKind::Param) {
     std::optional<std::string> symbol = symbols.globalByDecl(*target, at);
     if (!symbol)
       return false;

@@ -195,6 +195,7 @@ private:
   std::vector<sema::ModuleInstance *> modules;
   llvm::DenseMap<const sema::ModuleInstance *, std::string> prefixes;
   llvm::StringSet<> usedPrefixes;
+  llvm::StringMap<llvm::SMLoc> exportedNames;
   /// Every task binding of every module, for FIFO hooks.
   std::vector<TaskBinding> tasks;
   std::vector<PendingBody> pending;
@@ -665,6 +666,14 @@ bool ProgramGenerator::emitStartup(const StartupAction &action) {
 }
 
 bool ProgramGenerator::emitExport(const SymbolExport &exported) {
+  // Modules of one program share the host's name space.
+  auto [first, inserted] =
+      exportedNames.try_emplace(exported.name, exported.loc);
+  if (!inserted) {
+    diags.error(exported.loc, "'" + exported.name + "' is exported twice");
+    diags.note(first->second, "first exported here");
+    return false;
+  }
   mlir::Type type;
   bool isMutable = false;
   std::optional<std::string> symbol;

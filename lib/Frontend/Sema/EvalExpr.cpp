@@ -361,6 +361,17 @@ std::optional<Value> Evaluator::eval(Env &env, const ast::Expr &e) {
       return std::nullopt;
     if (u.op == ast::UnaryOp::AddressOf) {
       const ast::Node *sym = v->getSymbol();
+      // `&table` of a comptime-known global const: the address of its
+      // storage, which run-time code reads as a constant global.
+      if (const auto *id = llvm::dyn_cast<ast::Identifier>(u.operand);
+          !sym && id) {
+        bool isLocal = false;
+        for (Scope *s = env.scope; s && !isLocal; s = s->parent)
+          isLocal = s->find(id->name.text) != nullptr;
+        if (const GlobalSlot *slot =
+                isLocal ? nullptr : env.module->findGlobal(id->name.text))
+          sym = llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl);
+      }
       auto *var = llvm::dyn_cast_or_null<ast::VarDecl>(sym);
       bool isConst = !var || var->varKind != ast::VarKind::Var;
       return Value::getRunTime(
