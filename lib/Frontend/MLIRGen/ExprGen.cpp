@@ -180,10 +180,15 @@ std::optional<RValue> BodyGen::lowerExpr(const ast::Expr &expr) {
     if (!operand)
       return std::nullopt;
     if (unary.op == ast::UnaryOp::Neg) {
+      // A float flips its sign bit (-(+0.0) is -0.0); an integer is 0 - x.
+      if (operand->type && operand->type->is(Type::Kind::Float) &&
+          operand->value)
+        return RValue{std::nullopt,
+                      mlir::arith::NegFOp::create(builder, loc(expr.getLoc()),
+                                                  operand->value),
+                      operand->type};
       RValue zero{Value::getComptimeInt(interp.getTypes(), 0), {},
                   interp.getTypes().getComptimeInt()};
-      if (operand->type && operand->type->is(Type::Kind::Float))
-        zero = RValue{Value::getFloat(operand->type, 0.0), {}, operand->type};
       return lowerBinaryOp(ast::BinaryOp::Sub, zero, *operand, expr.getLoc());
     }
     // `!b` is `b ^ true`, `~x` is `x ^ -1`: both flip every bit.
