@@ -189,7 +189,17 @@ bool ConfigReader::readSwitches(const Value &v, ColorConfig &out) {
       out.popMode = mode;
     } else {
       std::string what = "'." + f.name + "'";
-      if (!expectStruct(f.value, what, {"rx", "tx"}))
+      // `.{ .invalid = true }` leaves the position unused, as if not given.
+      if (f.value.is(Value::Kind::Struct) && f.value.getFields().size() == 1 &&
+          f.value.getFields()[0].name == "invalid") {
+        bool invalid = false;
+        if (!readBool(f.value.getFields()[0].value, "invalid", invalid))
+          return false;
+        if (!invalid)
+          return fail(what + ": '.invalid' can only be set to true");
+        continue;
+      }
+      if (!expectStruct(f.value, what, {"rx", "tx", "invalid"}))
         return false;
       if (f.value.getFields().size() != 1)
         return fail(what + " must set exactly one of '.rx' and '.tx'");
