@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Elaborates every cslc command line of a checkout of the public CSL
+examples in place (so relative imports such as ../../benchmark-libs resolve),
+with `--emit=mlir` instead of `-o`, and prints one line per command with the
+first error of the failing ones, then 'N passed, M failed'.
+
+usage: scripts/examples-mlir.py CHECKOUT [--cslc build/bin/cslc] [--arch wse3]
+"""
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+
+
+def command_script(example, arch):
+    other = "wse2" if arch == "wse3" else "wse3"
+    for name in (f"commands_{arch}.sh", "commands.sh", f"commands_{other}.sh"):
+        if os.path.isfile(os.path.join(example, name)):
+            return os.path.join(example, name)
+    return None
+
+
+def cslc_lines(script):
+    text = open(script).read().replace("\\\n", " ")
+    return [shlex.split(line.strip())[1:] for line in text.splitlines()
+            if line.strip().startswith("cslc ")]
+
+
+def without_output(args):
+    kept, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "-o":
+            skip = True
+        elif not arg.startswith("-o="):
+            kept.append(arg)
+    return kept
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("checkout")
+    parser.add_argument("--cslc", default=os.path.join("build", "bin", "cslc"))
+    parser.add_argument("--arch", default="wse3")
+    options = parser.parse_args()
+    cslc = os.path.abspath(options.cslc)
+    passed = failed = 0
+    for group in ("tutorials", "benchmarks"):
+        root = os.path.join(options.checkout, group)
+        for name in sorted(os.listdir(root)) if os.path.isdir(root) else []:
+            example = os.path.join(root, name)
+            script = command_script(example, options.arch)
+            if name == "benchmark-libs" or not script:
+                continue
+            for i, args in enumerate(cslc_lines(script)):
+                label = name if i == 0 else f"{name}#{i + 1}"
+                run = subprocess.run([cslc] + without_output(args) +
+                                     ["--emit=mlir"], cwd=example,
+                                     capture_output=True, text=True)
+                if run.returncode == 0:
+                    passed += 1
+                    print(f"PASS {label}")
+                    continue
+                failed += 1
+                errors = [l for l in run.stderr.splitlines() if "error:" in l]
+                print(f"FAIL {label} {errors[0] if errors else run.stderr[-200:]}")
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
