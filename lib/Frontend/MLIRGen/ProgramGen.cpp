@@ -361,10 +361,25 @@ ProgramGenerator::requestGlobal(sema::ModuleInstance &m,
       return std::nullopt;
     }
   }
+  // `align(N)`: the byte alignment of the storage, a power of two.
+  mlir::IntegerAttr alignment;
+  if (var.align) {
+    std::optional<Value> a = interp.evaluate(m, *var.align);
+    if (!a)
+      return std::nullopt;
+    if (!a->is(Value::Kind::Int) || a->getInt().isNegative() ||
+        a->getInt().getActiveBits() > 16 || !a->getInt().isPowerOf2()) {
+      diags.error(var.align->getLoc(),
+                  "'align' expects a power of two up to 32768, found " +
+                      a->str());
+      return std::nullopt;
+    }
+    alignment = builder.getI64IntegerAttr(a->getInt().getZExtValue());
+  }
   mlir::memref::GlobalOp::create(
       builder, loc(var.getLoc()), name,
       /*sym_visibility=*/mlir::StringAttr(), storage, initial, isConst,
-      /*alignment=*/mlir::IntegerAttr());
+      alignment);
   emitted[{&m, &var}] = name;
   return name;
 }
