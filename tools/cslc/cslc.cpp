@@ -68,7 +68,7 @@ getInterpreterOptions(const CslcOptions &options) {
 /// Compiles every program instance of the layout into a csl.program linked
 /// from its fabric.instance, verifies the whole and prints the programs, then
 /// the fabric.
-int generatePrograms(mlir::MLIRContext &context,
+int generatePrograms(const CslcOptions &options, mlir::MLIRContext &context,
                      frontend::sema::Interpreter &interp,
                      frontend::mlirgen::ProgramBuiltins &builtins,
                      frontend::elaboration::LayoutBuilder &layoutBuilder,
@@ -128,6 +128,8 @@ int generatePrograms(mlir::MLIRContext &context,
     llvm::errs() << "cslc: internal error: " << message << "\n";
     return 1;
   }
+  if (options.emit != EmitKind::MLIR)
+    return 0;
   for (mlir::Operation &op : module->getBody()->getOperations()) {
     op.print(llvm::outs());
     llvm::outs() << "\n";
@@ -209,7 +211,8 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
     (*fabricOp)->print(llvm::outs());
     return 0;
   }
-  return generatePrograms(context, interp, programBuiltins, layoutBuilder,
+  return generatePrograms(options, context, interp, programBuiltins,
+                          layoutBuilder,
                           layout, fabricOptions, std::move(*fabricOp));
 }
 
@@ -240,14 +243,17 @@ int compile(const CslcOptions &options) {
   if (options.emit == EmitKind::Fabric || options.emit == EmitKind::MLIR)
     return elaborate(options, sourceMgr, bufferID, std::move(parsed.file));
 
-  // The stages after parsing are not built yet; say so plainly rather than
-  // produce output that looks like a compiled program.
+  // The stages after MLIR generation are not built yet: the program is still
+  // checked as far as it goes, then the stage is refused plainly rather than
+  // with output that looks like a compiled program.
+  if (int rc = elaborate(options, sourceMgr, bufferID, std::move(parsed.file)))
+    return rc;
   std::string stage = options.emit == EmitKind::Binary
                           ? "writing PE binaries to '" + options.outputDir + "'"
                           : "'--emit=" + getEmitKindName(options.emit).str() + "'";
-  return reportError(stage +
-                     " is not supported yet: this cslc stops after parsing '" +
-                     options.inputFile + "'");
+  return reportError(stage + " is not supported yet: this cslc stops after "
+                             "generating verified MLIR for '" +
+                     options.inputFile + "' (see --emit=mlir)");
 }
 
 } // namespace
