@@ -47,6 +47,7 @@ getInterpreterOptions(const CslcOptions &options) {
   using frontend::sema::FloatFormat;
   frontend::sema::InterpreterOptions result;
   result.arch = options.arch;
+  result.memcpy = options.memcpy;
   switch (options.fp16Format) {
   case Fp16Format::IEEE:
     result.fp16Format = FloatFormat::F16;

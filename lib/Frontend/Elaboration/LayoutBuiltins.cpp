@@ -267,6 +267,14 @@ LayoutBuilder::colorAndConfigArgs(sema::BuiltinArgs &args, unsigned colorArg) {
                     llvm::Twine(model.getNumRoutableColors() - 1) + ")");
     return std::nullopt;
   }
+  if (interp.getOptions().memcpy &&
+      llvm::is_contained(model.getMemcpyReservedColors(),
+                         static_cast<unsigned>(colorID))) {
+    diags.error(args.getArg(colorArg).getLoc(),
+                "color " + llvm::Twine(colorID) +
+                    " is reserved by the memcpy infrastructure (--memcpy)");
+    return std::nullopt;
+  }
   std::optional<Value> config = args.evaluate(colorArg + 1);
   if (!config)
     return std::nullopt;

@@ -2,6 +2,9 @@
 
 #include "tessera/Frontend/MLIRGen/ProgramBuiltins.h"
 
+#include "tessera/Target/TargetModel.h"
+
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 
 using namespace tessera::frontend;
@@ -116,6 +119,19 @@ std::optional<Value> ProgramBuiltins::bindTask(sema::BuiltinArgs &args,
     diags.error(args.getArg(1).getLoc(),
                 "expected a " + getTaskKindName(kind) + " task ID, found '" +
                     id->getType()->str() + "'");
+    return std::nullopt;
+  }
+  // Only <memcpy/memcpy> itself may take the IDs memcpy reserves.
+  const sema::InterpreterOptions &options = interp.getOptions();
+  sema::ModuleInstance *owner = task->getModule();
+  bool isMemcpy = owner && owner->getName().starts_with("<memcpy/");
+  if (options.memcpy && !isMemcpy &&
+      llvm::is_contained(
+          target::TargetModel::get(options.arch).getMemcpyReservedTaskIDs(),
+          static_cast<unsigned>(id->getHandleID()))) {
+    diags.error(args.getArg(1).getLoc(),
+                "task ID " + llvm::Twine(id->getHandleID()) +
+                    " is reserved by the memcpy infrastructure (--memcpy)");
     return std::nullopt;
   }
   for (const TaskBinding &binding : record->tasks) {

@@ -27,6 +27,9 @@ namespace tessera::frontend::sema {
 
 struct InterpreterOptions {
   target::Arch arch = target::Arch::WSE2;
+  /// The program runs with the memcpy infrastructure (cslc --memcpy), whose
+  /// reserved colors and task IDs user code must not take.
+  bool memcpy = false;
   /// The type `@fp16()` returns (cslc --fp16-format).
   FloatFormat fp16Format = FloatFormat::F16;
   /// Loop iterations plus calls allowed in one top-level evaluation
