@@ -1,0 +1,219 @@
+//===- Dump.cpp - Human-readable listings of PE binaries ------------------===//
+
+#include "tessera/Target/PEBinary/Dump.h"
+
+#include <cstdio>
+#include <sstream>
+
+using namespace tessera;
+using namespace tessera::pe;
+
+namespace {
+
+std::string hex(unsigned value, int digits = 4) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof(buffer), "0x%0*x", digits, value);
+  return buffer;
+}
+
+const char *getElemTypeName(ElemType type) {
+  static const char *const names[] = {"-",   "i8",  "u8",  "i16", "u16",
+                                      "i32", "u32", "i64", "u64", "f16",
+                                      "bf16", "f32", "bool"};
+  unsigned index = static_cast<unsigned>(type);
+  return index < NumElemTypes ? names[index] : "?";
+}
+
+const char *getTaskKindName(target::TaskKind kind) {
+  switch (kind) {
+  case target::TaskKind::Data:
+    return "data";
+  case target::TaskKind::Local:
+    return "local";
+  case target::TaskKind::Control:
+    return "control";
+  }
+  return "?";
+}
+
+const char *getPortName(Port port) {
+  static const char *const names[] = {"west", "east", "south", "north",
+                                      "ramp"};
+  unsigned index = static_cast<unsigned>(port);
+  return index < 5 ? names[index] : "?";
+}
+
+std::string formatPorts(uint8_t set) {
+  std::string text = "[";
+  for (unsigned port = 0; port < 5; ++port) {
+    if (!(set & (1u << port)))
+      continue;
+    if (text.size() > 1)
+      text += ", ";
+    text += getPortName(static_cast<Port>(port));
+  }
+  return text + "]";
+}
+
+std::string formatRouter(const RouterConfig &c) {
+  std::string text = "rx " + formatPorts(c.rx) + " tx " + formatPorts(c.tx);
+  for (unsigned i = 0; i < 3; ++i)
+    if (c.positions[i])
+      text += " pos" + std::to_string(i + 1) +
+              (c.positions[i]->rxSide ? " rx " : " tx ") +
+              getPortName(c.positions[i]->port);
+  if (c.currentPosition)
+    text += " current " + std::to_string(c.currentPosition);
+  if (c.ringMode)
+    text += " ring";
+  if (c.popMode == PopMode::AlwaysPop)
+    text += " always_pop";
+  else if (c.popMode == PopMode::PopOnAdvance)
+    text += " pop_on_advance";
+  if (c.filter.kind == Filter::Kind::Range)
+    text += " range " + std::to_string(c.filter.min) + ".." +
+            std::to_string(c.filter.max);
+  else if (c.filter.kind == Filter::Kind::Counter)
+    text += " counter " + std::to_string(c.filter.initCounter) + "/" +
+            std::to_string(c.filter.maxCounter) + "/" +
+            std::to_string(c.filter.limit1);
+  if (c.teardown)
+    text += " teardown";
+  if (c.colorSwapX)
+    text += " swap_x";
+  if (c.colorSwapY)
+    text += " swap_y";
+  return text;
+}
+
+} // namespace
+
+std::string pe::dumpProgram(const ProgramBinary &program) {
+  std::ostringstream os;
+  os << "arch " << target::TargetModel::get(program.arch).getName()
+     << ", code " << program.code.size() * 2 << " bytes at "
+     << hex(program.codeAddress) << ", data " << program.data.size()
+     << " bytes at " << hex(program.dataAddress) << ", bss "
+     << program.bssSize << " bytes at " << hex(program.bssAddress) << "\n";
+  os << "\nsymbols:\n";
+  for (const Symbol &s : program.symbols) {
+    os << "  " << hex(s.address) << " " << s.name;
+    if (s.kind == SymbolKind::Function) {
+      os << " fn(";
+      for (size_t i = 0; i < s.params.size(); ++i)
+        os << (i ? ", " : "") << getElemTypeName(s.params[i]);
+      os << ")\n";
+      continue;
+    }
+    os << " [" << s.count << "]" << getElemTypeName(s.elemType)
+       << (s.isMutable ? " mutable" : "") << "\n";
+  }
+  os << "\ntasks:\n";
+  for (const TaskEntry &t : program.tasks)
+    os << "  " << getTaskKindName(t.kind) << " " << unsigned(t.id) << " at "
+       << hex(t.entry) << "\n";
+  if (!program.queues.empty()) {
+    os << "\nqueues:\n";
+    for (const QueueInit &q : program.queues)
+      os << "  " << (q.output ? "output " : "input ") << unsigned(q.queue)
+         << " color " << unsigned(q.color) << "\n";
+  }
+  if (!program.startup.empty()) {
+    os << "\nstart-up:\n";
+    for (const StartupAction &a : program.startup) {
+      switch (a.kind) {
+      case StartupKind::Activate:
+        os << "  activate " << a.value << "\n";
+        break;
+      case StartupKind::Block:
+      case StartupKind::Unblock:
+        os << "  " << (a.kind == StartupKind::Block ? "block " : "unblock ")
+           << getBlockSpaceName(a.space) << " " << a.value << "\n";
+        break;
+      case StartupKind::Call:
+        os << "  call " << hex(a.value) << "\n";
+        break;
+      }
+    }
+  }
+  os << "\ncode:\n";
+  size_t line = 0;
+  for (size_t word = 0; word < program.code.size();) {
+    unsigned address = program.codeAddress + 2 * word;
+    Instruction inst;
+    DecodeResult decoded = decode(program.code.data() + word,
+                                  program.code.size() - word, inst);
+    os << "  " << hex(address) << ": ";
+    if (!decoded) {
+      os << ".word " << hex(program.code[word]) << " ; cannot decode: "
+         << decoded.error->message << "\n";
+      ++word;
+      continue;
+    }
+    os << format(inst);
+    // The line table is sorted by address.
+    while (line < program.lines.size() && program.lines[line].address < address)
+      ++line;
+    if (line < program.lines.size() && program.lines[line].address == address) {
+      const LineEntry &entry = program.lines[line];
+      os << " ; "
+         << (entry.file < program.files.size() ? program.files[entry.file]
+                                               : "?")
+         << ":" << entry.line << ":" << entry.column;
+    }
+    os << "\n";
+    word += decoded.size;
+  }
+  return os.str();
+}
+
+std::string pe::dumpFabric(const FabricFile &fabric) {
+  std::ostringstream os;
+  os << "arch " << target::TargetModel::get(fabric.arch).getName()
+     << ", fabric " << fabric.dimsWidth << "x" << fabric.dimsHeight
+     << " at offsets " << fabric.offsetX << "," << fabric.offsetY
+     << ", rectangle " << fabric.rectWidth << "x" << fabric.rectHeight;
+  if (fabric.memcpy)
+    os << ", memcpy with " << fabric.channels << " channels";
+  os << "\n\nprograms:\n";
+  for (size_t i = 0; i < fabric.programs.size(); ++i)
+    os << "  " << i << " " << fabric.programs[i] << "\n";
+  os << "\nplacement:\n";
+  for (const ProgramRun &run : fabric.placement)
+    os << "  (" << run.x << ", " << run.y << ") +" << run.length
+       << ": program " << run.program << "\n";
+  os << "\nroutes: " << fabric.routes.size() << " runs, values: "
+     << fabric.values.size() << "\n";
+  return os.str();
+}
+
+std::string pe::dumpPE(const FabricFile &fabric, uint16_t x, uint16_t y) {
+  std::ostringstream os;
+  if (x >= fabric.rectWidth || y >= fabric.rectHeight) {
+    os << "error: PE (" << x << ", " << y << ") is outside the "
+       << fabric.rectWidth << "x" << fabric.rectHeight << " rectangle\n";
+    return os.str();
+  }
+  os << "PE (" << x << ", " << y << "): ";
+  bool placed = false;
+  for (const ProgramRun &run : fabric.placement) {
+    if (run.y != y || x < run.x || x >= run.x + run.length)
+      continue;
+    os << "program " << run.program << " "
+       << (run.program < fabric.programs.size() ? fabric.programs[run.program]
+                                                : "?")
+       << "\n";
+    placed = true;
+  }
+  if (!placed)
+    os << "no program\n";
+  for (const RouteRun &run : fabric.routes)
+    if (run.y == y && x >= run.x && x < run.x + run.length)
+      os << "  color " << unsigned(run.color) << ": "
+         << formatRouter(run.config) << "\n";
+  for (const PEValue &value : fabric.values)
+    if (value.x == x && value.y == y)
+      os << "  value " << value.symbol << "+" << value.offset << ": "
+         << value.bytes.size() << " bytes\n";
+  return os.str();
+}
