@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Elaborates every cslc command line of a checkout of the public CSL
 examples in place (so relative imports such as ../../benchmark-libs resolve),
-with `--emit=mlir` instead of `-o`, and prints one line per command with the
-first error of the failing ones, then 'N passed, M failed'.
+with `--emit=mlir` instead of `-o`, and prints one line per command with its
+wall time and the first error of the failing ones, then 'N passed, M failed'.
 
 usage: scripts/examples-mlir.py CHECKOUT [--cslc build/bin/cslc] [--arch wse3]
 """
@@ -11,6 +11,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 
 
 def command_script(example, arch):
@@ -56,12 +57,14 @@ def main():
                 continue
             for i, args in enumerate(cslc_lines(script)):
                 label = name if i == 0 else f"{name}#{i + 1}"
+                start = time.monotonic()
                 run = subprocess.run([cslc] + without_output(args) +
                                      ["--emit=mlir"], cwd=example,
                                      capture_output=True, text=True)
+                seconds = time.monotonic() - start
                 if run.returncode == 0:
                     passed += 1
-                    print(f"PASS {label}")
+                    print(f"PASS {label} {seconds:.2f}s")
                     continue
                 failed += 1
                 errors = [l for l in run.stderr.splitlines() if "error:" in l]

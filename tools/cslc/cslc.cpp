@@ -131,8 +131,12 @@ int generatePrograms(const CslcOptions &options, mlir::MLIRContext &context,
   }
   if (options.emit != EmitKind::MLIR)
     return 0;
+  // The module was verified above; each program prints on its own (local
+  // scope), so printing stays linear in the number of programs.
+  mlir::OpPrintingFlags flags;
+  flags.assumeVerified().useLocalScope();
   for (mlir::Operation &op : module->getBody()->getOperations()) {
-    op.print(llvm::outs());
+    op.print(llvm::outs(), flags);
     llvm::outs() << "\n";
   }
   return 0;
