@@ -137,6 +137,16 @@ void ModuleLoader::addConstImports(const ast::SourceFile &file) {
 }
 
 void ModuleLoader::noteImportChain(llvm::SMLoc loc) {
+  // A file imported more than once: the instance being evaluated knows which
+  // import made it; further up, the chain goes by file.
+  if (sema::ModuleInstance *m = interp.getCurrentModule();
+      m && loc.isValid() && m->getOriginLoc().isValid() &&
+      m->getOriginBuiltin() == "import_module" &&
+      sm.FindBufferContainingLoc(m->getFile().getLoc()) ==
+          sm.FindBufferContainingLoc(loc)) {
+    loc = m->getOriginLoc();
+    interp.getDiagnostics().note(loc, "imported from here");
+  }
   // Bounded by the number of buffers: each has at most one importer, and a
   // file is parsed before anything imports it back.
   for (unsigned depth = 0; loc.isValid() && depth < sm.getNumBuffers();

@@ -174,6 +174,7 @@ bool Evaluator::evaluateGlobal(ModuleInstance &m, GlobalSlot &slot,
     return false;
   }
   slot.state = State::InProgress;
+  ModuleScope inModule(*this, m);
   globalStack.push_back({&m, &slot});
   ++depth;
   // Evaluation of a global starts fresh: it is not inside the caller's loops.
@@ -312,6 +313,7 @@ std::optional<Value> Evaluator::callFunction(const Value &callee,
   }
   const ast::FnDecl &fn = *callee.getFunctionDecl();
   ModuleInstance &m = *callee.getModule();
+  ModuleScope inModule(*this, m);
   auto fail = [&]() -> std::optional<Value> {
     flow = Flow::Error;
     return std::nullopt;
@@ -411,6 +413,7 @@ bool Evaluator::runComptimeBlocks(ModuleInstance &m) {
 
 bool Evaluator::runBlock(ModuleInstance &m, const ast::BlockStmt &block) {
   RootGuard root(*this);
+  ModuleScope inModule(*this, m);
   Env env{&m, nullptr, {}};
   return execBlock(env, block);
 }
@@ -418,12 +421,14 @@ bool Evaluator::runBlock(ModuleInstance &m, const ast::BlockStmt &block) {
 std::optional<Value> Evaluator::evaluateRoot(ModuleInstance &m,
                                              const ast::Expr &e) {
   RootGuard root(*this);
+  ModuleScope inModule(*this, m);
   Env env{&m, nullptr, {}};
   return eval(env, e);
 }
 
 const Type *Evaluator::evaluateTypeRoot(ModuleInstance &m, const ast::Expr &e) {
   RootGuard root(*this);
+  ModuleScope inModule(*this, m);
   Env env{&m, nullptr, {}};
   return evalType(env, e);
 }
@@ -432,6 +437,7 @@ std::optional<Value>
 Evaluator::evaluateWithLocals(ModuleInstance &m, const ast::Expr &e,
                               llvm::ArrayRef<Interpreter::Binding> locals) {
   RootGuard root(*this);
+  ModuleScope inModule(*this, m);
   Scope scope;
   for (const Interpreter::Binding &b : locals)
     scope.bind(b.name, {b.value, nullptr, false});
@@ -443,6 +449,7 @@ const Type *
 Evaluator::evaluateTypeWithLocals(ModuleInstance &m, const ast::Expr &e,
                                   llvm::ArrayRef<Interpreter::Binding> locals) {
   RootGuard root(*this);
+  ModuleScope inModule(*this, m);
   Scope scope;
   for (const Interpreter::Binding &b : locals)
     scope.bind(b.name, {b.value, nullptr, false});
@@ -571,6 +578,10 @@ std::optional<Value> Interpreter::tryCall(const Value &callee,
       (result && !result->isComptimeKnown()))
     return std::nullopt;
   return result;
+}
+
+ModuleInstance *Interpreter::getCurrentModule() const {
+  return impl->getCurrentModule();
 }
 
 std::optional<Value> Interpreter::call(const Value &callee,

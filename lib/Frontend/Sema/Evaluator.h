@@ -80,6 +80,9 @@ public:
                                            llvm::SMLoc loc);
   /// Nonzero during Interpreter::tryCall: failed globals stay unevaluated.
   unsigned trials = 0;
+  ModuleInstance *getCurrentModule() const {
+    return moduleStack.empty() ? nullptr : moduleStack.back();
+  }
   std::optional<Value> callFunction(const Value &callee,
                                     llvm::ArrayRef<Value> args, llvm::SMLoc loc,
                                     const ast::Node *calleeNode = nullptr);
@@ -165,6 +168,16 @@ public:
   std::vector<Frame> frames;
   /// Globals being evaluated, for the cycle chain.
   std::vector<std::pair<ModuleInstance *, GlobalSlot *>> globalStack;
+  /// The modules whose code is being evaluated, innermost last (for
+  /// diagnostics that name the import of the right instance).
+  std::vector<ModuleInstance *> moduleStack;
+  struct ModuleScope {
+    ModuleScope(Evaluator &ev, ModuleInstance &m) : ev(ev) {
+      ev.moduleStack.push_back(&m);
+    }
+    ~ModuleScope() { ev.moduleStack.pop_back(); }
+    Evaluator &ev;
+  };
   unsigned depth = 0; // calls plus lazily evaluated globals
   uint64_t steps = 0;
   bool stepLimitReported = false;

@@ -134,6 +134,10 @@ public:
   /// later stages); `name` excludes the '@'.
   void registerBuiltin(llvm::StringRef name, BuiltinHandler handler);
 
+  /// The module whose code is being evaluated, or null between
+  /// evaluations.
+  ModuleInstance *getCurrentModule() const;
+
   TypeContext &getTypes();
   DiagnosticEngine &getDiagnostics();
   const InterpreterOptions &getOptions() const;
