@@ -31,7 +31,8 @@ run_stage() {
     local lines
     lines=$(wc -l <"$log")
     [[ $lines -gt 12 ]] && echo "... ($lines lines in total, see ${log#$root/})"
-    done_stages+=("$name")
+    # A stage of several steps (parse: layout, then PE code) is listed once.
+    [[ " ${done_stages[*]} " == *" $name "* ]] || done_stages+=("$name")
     return 0
   fi
   if grep -qE "is not (supported|available) yet" "$log"; then
