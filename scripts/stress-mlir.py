@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Mutates the public CSL examples and checks that `cslc --emit=mlir` never
 crashes or reports an internal error on them: each run copies the checkout,
-deletes, duplicates or swaps one line of one of an example's .csl files, or
-replaces the numbers on a line, and runs the example's first cslc command
+deletes, duplicates or swaps one line of one of an example's .csl files,
+replaces the numbers on a line or one name by another of the file, and runs the example's first cslc command
 line. Exit codes 0 and 1 (a diagnosed user error) pass; anything else, or
 'internal error' in the output, is printed as CRASH.
 
@@ -29,7 +29,7 @@ loader.exec_module(examples)
 
 def mutate(lines, rng):
     i = rng.randrange(len(lines))
-    kind = rng.choice(["delete", "duplicate", "swap", "numbers"])
+    kind = rng.choice(["delete", "duplicate", "swap", "numbers", "rename"])
     if kind == "delete":
         del lines[i]
     elif kind == "duplicate":
@@ -37,9 +37,17 @@ def mutate(lines, rng):
     elif kind == "swap":
         j = rng.randrange(len(lines))
         lines[i], lines[j] = lines[j], lines[i]
-    else:
+    elif kind == "numbers":
         lines[i] = re.sub(r"\b\d+\b", lambda _: str(rng.choice(
             [0, 1, 7, 24, 31, 65535, 99999])), lines[i])
+    else:
+        # One name on the line becomes another name of the file.
+        names = re.findall(r"[A-Za-z_]\w*", "\n".join(lines))
+        words = list(re.finditer(r"[A-Za-z_]\w*", lines[i]))
+        if names and words:
+            word = rng.choice(words)
+            lines[i] = (lines[i][:word.start()] + rng.choice(names) +
+                        lines[i][word.end():])
     return f"{kind} line {i + 1}"
 
 
