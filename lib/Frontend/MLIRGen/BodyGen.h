@@ -74,6 +74,9 @@ private:
   /// `var x: T;` without an initializer.
   bool lowerUninitializedVar(const ast::VarDecl &var, const Type *type);
   bool lowerAssign(const ast::AssignStmt &assign);
+  /// `slot = value` for a pointer variable in csl.pointer_global `slot`.
+  bool storePointer(const ast::AssignStmt &assign, llvm::StringRef slot,
+                    const sema::PointerType *pointerType);
   /// `slot = value` for a DSD variable in csl.dsd_global `slot`.
   bool storeDSD(const ast::AssignStmt &assign, llvm::StringRef slot,
                 const Type *dsdType);

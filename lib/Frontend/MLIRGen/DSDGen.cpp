@@ -90,9 +90,7 @@ static const sema::Type *getDSDExprType(sema::Interpreter &interp,
   if (depth > 16)
     return nullptr;
   if (const auto *ident = llvm::dyn_cast<ast::Identifier>(&expr)) {
-    sema::GlobalSlot *slot = module.findGlobal(ident->name.text);
-    const auto *var =
-        slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+    const ast::VarDecl *var = getGlobalDecl(module, ident->name.text);
     if (!var || var->varKind == ast::VarKind::Param)
       return nullptr;
     if (var->type) {
@@ -130,9 +128,7 @@ const sema::Type *mlirgen::getDSDVarType(sema::Interpreter &interp,
 
 bool BodyGen::lowerGlobalDSD(const ast::Identifier &ident,
                              std::optional<RValue> &out) {
-  sema::GlobalSlot *slot = module.findGlobal(ident.name.text);
-  const auto *var =
-      slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+  const ast::VarDecl *var = getGlobalDecl(module, ident.name.text);
   const auto *init =
       var ? llvm::dyn_cast_or_null<ast::BuiltinCall>(var->init) : nullptr;
   bool isFifo = init && bare(init->name.text) == "allocate_fifo";
@@ -655,9 +651,7 @@ std::optional<Value> BodyGen::getStructConstant(const ast::Expr &expr) {
     return local->constant && local->constant->is(Value::Kind::Struct)
                ? local->constant
                : std::nullopt;
-  sema::GlobalSlot *slot = module.findGlobal(ident->name.text);
-  const auto *var =
-      slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+  const ast::VarDecl *var = getGlobalDecl(module, ident->name.text);
   if (!var || var->varKind != ast::VarKind::Const ||
       !llvm::isa_and_nonnull<ast::StructLiteral>(var->init))
     return std::nullopt;

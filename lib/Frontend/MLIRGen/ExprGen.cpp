@@ -220,9 +220,7 @@ BodyGen::getPointerGlobal(const ast::Expr &expr,
   const auto *ident = llvm::dyn_cast<ast::Identifier>(&expr);
   if (!ident || findLocal(ident->name.text))
     return nullptr;
-  sema::GlobalSlot *slot = module.findGlobal(ident->name.text);
-  const auto *var =
-      slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+  const ast::VarDecl *var = getGlobalDecl(module, ident->name.text);
   if (!var || var->varKind != ast::VarKind::Var)
     return nullptr;
   std::optional<Value> value =
@@ -237,9 +235,7 @@ BodyGen::lowerConstantAddress(const ast::Identifier &ident) {
   // pointer value: that global's memref.
   if (findLocal(ident.name.text))
     return std::nullopt;
-  sema::GlobalSlot *slot = module.findGlobal(ident.name.text);
-  const auto *var =
-      slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+  const ast::VarDecl *var = getGlobalDecl(module, ident.name.text);
   if (!var || var->varKind == ast::VarKind::Var)
     return std::nullopt;
   std::optional<Value> value =

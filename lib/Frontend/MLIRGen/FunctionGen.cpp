@@ -413,73 +413,49 @@ bool BodyGen::storeDSD(const ast::AssignStmt &assign, llvm::StringRef slot,
   return verifyCreated(op, assign.getLoc(), "=");
 }
 
+bool BodyGen::storePointer(const ast::AssignStmt &assign, llvm::StringRef slot,
+                           const sema::PointerType *pointerType) {
+  if (assign.op != ast::AssignOp::Assign) {
+    diags.error(assign.getLoc(), "invalid operand type '" +
+                                     pointerType->str() +
+                                     "' for a compound assignment");
+    return false;
+  }
+  std::optional<RValue> value = lowerExprAs(*assign.value, pointerType);
+  mlir::Value stored =
+      value ? materialize(*value, pointerType, assign.value->getLoc())
+            : mlir::Value();
+  if (!stored)
+    return false;
+  csl::StorePointerOp::create(builder, loc(assign.getLoc()), stored,
+                              mlir::FlatSymbolRefAttr::get(&ctx, slot));
+  return true;
+}
+
 bool BodyGen::lowerAssign(const ast::AssignStmt &assign) {
+  // Variables memref cannot hold: DSD and pointer slots and globals.
   if (const auto *ident = llvm::dyn_cast<ast::Identifier>(assign.target)) {
-    const Local *local = findLocal(ident->name.text);
-    if (local && !local->dsdSlot.empty())
-      return storeDSD(assign, local->dsdSlot, local->type);
-    if (local && !local->pointerSlot.empty()) {
-      if (assign.op != ast::AssignOp::Assign) {
-        diags.error(assign.getLoc(), "invalid operand type '" +
-                                         local->type->str() +
-                                         "' for a compound assignment");
-        return false;
+    if (const Local *local = findLocal(ident->name.text)) {
+      if (!local->dsdSlot.empty())
+        return storeDSD(assign, local->dsdSlot, local->type);
+      if (!local->pointerSlot.empty())
+        return storePointer(assign, local->pointerSlot,
+                            llvm::cast<sema::PointerType>(local->type));
+    } else if (const ast::VarDecl *var =
+                   getGlobalDecl(module, ident->name.text)) {
+      if (const Type *dsdType = getDSDVarType(interp, module, *var)) {
+        std::optional<std::string> symbol =
+            symbols.dsdGlobal(module, *var, ident->getLoc());
+        return symbol && storeDSD(assign, *symbol, dsdType);
       }
-      std::optional<RValue> value = lowerExprAs(*assign.value, local->type);
-      mlir::Value stored =
-          value ? materialize(*value, local->type, assign.value->getLoc())
-                : mlir::Value();
-      if (!stored)
-        return false;
-      csl::StorePointerOp::create(
-          builder, loc(assign.getLoc()), stored,
-          mlir::FlatSymbolRefAttr::get(&ctx, local->pointerSlot));
-      return true;
     }
   }
-  // A DSD global gets a new descriptor by csl.store_dsd.
-  if (const auto *ident = llvm::dyn_cast<ast::Identifier>(assign.target);
-      ident && !findLocal(ident->name.text)) {
-    sema::GlobalSlot *slot = module.findGlobal(ident->name.text);
-    const auto *var =
-        slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
-    const Type *dsdType =
-        var ? getDSDVarType(interp, module, *var) : nullptr;
-    if (dsdType) {
-      if (assign.op != ast::AssignOp::Assign) {
-        diags.error(assign.getLoc(), "invalid operand type '" +
-                                         dsdType->str() +
-                                         "' for a compound assignment");
-        return false;
-      }
-      std::optional<std::string> symbol =
-          symbols.dsdGlobal(module, *var, ident->getLoc());
-      return symbol && storeDSD(assign, *symbol, dsdType);
-    }
-  }
-  // A pointer global is pointed elsewhere by csl.store_pointer.
   const sema::PointerType *pointerType = nullptr;
   if (const ast::VarDecl *pointer =
           getPointerGlobal(*assign.target, pointerType)) {
-    if (assign.op != ast::AssignOp::Assign) {
-      diags.error(assign.getLoc(), "invalid operand type '" +
-                                       pointerType->str() +
-                                       "' for a compound assignment");
-      return false;
-    }
     std::optional<std::string> symbol =
         symbols.global(module, *pointer, assign.target->getLoc());
-    std::optional<RValue> value = symbol ? lowerExpr(*assign.value)
-                                         : std::nullopt;
-    if (!value)
-      return false;
-    mlir::Value stored =
-        materialize(*value, pointerType, assign.value->getLoc());
-    if (!stored)
-      return false;
-    csl::StorePointerOp::create(builder, loc(assign.getLoc()), stored,
-                                mlir::FlatSymbolRefAttr::get(&ctx, *symbol));
-    return true;
+    return symbol && storePointer(assign, *symbol, pointerType);
   }
   mlir::Value memref;
   llvm::SmallVector<mlir::Value> indices;
@@ -510,9 +486,7 @@ bool BodyGen::lowerGlobalAddress(sema::ModuleInstance &owner,
                                  llvm::StringRef name, llvm::SMLoc at,
                                  mlir::Value &memref, const Type *&elementType,
                                  bool forWrite) {
-  sema::GlobalSlot *slot = owner.findGlobal(name);
-  const auto *var =
-      slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
+  const ast::VarDecl *var = getGlobalDecl(owner, name);
   // A `const` array read at run time (a DSD's base, an indexed element) is
   // stored as a constant global.
   bool readOnly = var && var->varKind != ast::VarKind::Var && !forWrite;
@@ -1084,6 +1058,12 @@ bool mlirgen::lowerBody(sema::Interpreter &interp, sema::ModuleInstance &module,
                         llvm::ArrayRef<std::optional<sema::Value>> comptimeArgs) {
   return BodyGen(interp, module, symbols, &decl, &type, body, comptimeArgs)
       .run();
+}
+
+const ast::VarDecl *mlirgen::getGlobalDecl(sema::ModuleInstance &module,
+                                           llvm::StringRef name) {
+  sema::GlobalSlot *slot = module.findGlobal(name);
+  return slot ? llvm::dyn_cast_or_null<ast::VarDecl>(slot->decl) : nullptr;
 }
 
 bool mlirgen::lowerInitializer(sema::Interpreter &interp,

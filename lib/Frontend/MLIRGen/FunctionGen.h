@@ -67,6 +67,11 @@ bool lowerBody(sema::Interpreter &interp, sema::ModuleInstance &module,
                const sema::FunctionType &type, mlir::Region &body,
                llvm::ArrayRef<std::optional<sema::Value>> comptimeArgs = {});
 
+/// The top-level `var`, `const` or `param` named `name` in `module`, or
+/// null (a function, or no such declaration).
+const ast::VarDecl *getGlobalDecl(sema::ModuleInstance &module,
+                                  llvm::StringRef name);
+
 /// The DSD type of a top-level `var` holding a DSD, from its declared type
 /// or its `@get_dsd(kind, ...)` initializer, without evaluating the
 /// initializer (which only has a run-time meaning); null if it holds none.

@@ -49,21 +49,14 @@ public:
     };
     symbols.dsdSlot = [this](sema::ModuleInstance &m, llvm::StringRef name,
                              mlir::Type type, mlir::Location l) {
-      // One slot per local variable; a shadowed name gets a number.
-      std::string base = getSymbolName(m, name);
-      std::string symbol = base;
-      for (unsigned n = 2; this->program.lookupSymbol(symbol); ++n)
-        symbol = base + "_" + std::to_string(n);
+      std::string symbol = getSlotName(m, name);
       csl::DSDGlobalOp::create(builder, l, symbol, type,
                                /*withInitializer=*/false);
       return symbol;
     };
     symbols.pointerSlot = [this](sema::ModuleInstance &m, llvm::StringRef name,
                                  mlir::Type type, mlir::Location l) {
-      std::string base = getSymbolName(m, name);
-      std::string symbol = base;
-      for (unsigned n = 2; this->program.lookupSymbol(symbol); ++n)
-        symbol = base + "_" + std::to_string(n);
+      std::string symbol = getSlotName(m, name);
       csl::PointerGlobalOp::create(builder, l, builder.getStringAttr(symbol),
                                    mlir::TypeAttr::get(type),
                                    mlir::FlatSymbolRefAttr());
@@ -110,6 +103,15 @@ private:
   /// name itself in the root module, prefixed by the module's name in an
   /// imported one.
   std::string getSymbolName(sema::ModuleInstance &m, llvm::StringRef name);
+  /// A fresh symbol for a function's local slot `name` ("f.x"); a shadowed
+  /// name gets a number.
+  std::string getSlotName(sema::ModuleInstance &m, llvm::StringRef name) {
+    std::string base = getSymbolName(m, name);
+    std::string symbol = base;
+    for (unsigned n = 2; program.lookupSymbol(symbol); ++n)
+      symbol = base + "_" + std::to_string(n);
+    return symbol;
+  }
   std::optional<std::string> requestFunction(sema::ModuleInstance &m,
                                              const ast::FnDecl &fn,
                                              llvm::SMLoc at);

@@ -301,6 +301,40 @@ std::optional<Value> Evaluator::functionValue(ModuleInstance &m,
                             &m);
 }
 
+bool Evaluator::bindParams(Env &env, Scope &scope, const ast::FnDecl &fn,
+                           llvm::ArrayRef<Value> args, llvm::SMLoc loc,
+                           bool coerceRunTime,
+                           llvm::SmallVectorImpl<const Type *> *paramTypes) {
+  // Params bind in order, so a later param's type may use an earlier one.
+  for (auto [p, arg] : llvm::zip(fn.params, args)) {
+    const Type *t = evalType(env, *p->type);
+    if (!t)
+      return false;
+    Value bound = arg;
+    if (t->is(Type::Kind::AnyType)) {
+      t = arg.getType();
+    } else if (coerceRunTime || arg.isComptimeKnown()) {
+      std::optional<Value> coerced = coerce(arg, t, loc);
+      if (!coerced) {
+        diags.note(p->getLoc(),
+                   "parameter '" + p->name.text + "' declared here");
+        return false;
+      }
+      bound = *coerced;
+    }
+    if (p->isComptime && !arg.isComptimeKnown()) {
+      diags.error(loc, "argument for comptime parameter '" + p->name.text +
+                           "' is not comptime-known");
+      return false;
+    }
+    if (paramTypes)
+      paramTypes->push_back(t);
+    if (!p->name.empty() && p->name.text != "_")
+      scope.bind(p->name.text, {std::move(bound), p, false});
+  }
+  return true;
+}
+
 std::optional<Value> Evaluator::callFunction(const Value &callee,
                                              llvm::ArrayRef<Value> args,
                                              llvm::SMLoc loc,
@@ -350,24 +384,9 @@ std::optional<Value> Evaluator::callFunction(const Value &callee,
   llvm::scope_exit restoreDepth([&] { --depth; });
   Scope scope;
   Env env{&m, &scope, {}};
-  for (size_t i = 0; i < args.size(); ++i) {
-    const ast::ParamDecl &p = *fn.params[i];
-    const Type *t = evalType(env, *p.type);
-    if (!t)
-      return fail();
-    std::optional<Value> arg = args[i];
-    if (!t->is(Type::Kind::AnyType) && !(arg = coerce(args[i], t, loc))) {
-      diags.note(p.getLoc(), "parameter '" + p.name.text + "' declared here");
-      return fail();
-    }
-    if (p.isComptime && !arg->isComptimeKnown()) {
-      diags.error(loc, "argument for comptime parameter '" + p.name.text +
-                           "' is not comptime-known");
-      return fail();
-    }
-    if (!p.name.empty() && p.name.text != "_")
-      scope.bind(p.name.text, {std::move(*arg), &p, false});
-  }
+  if (!bindParams(env, scope, fn, args, loc, /*coerceRunTime=*/true,
+                  /*paramTypes=*/nullptr))
+    return fail();
   const Type *resultType = evalType(env, *fn.returnType);
   if (!resultType)
     return fail();
@@ -438,9 +457,7 @@ Evaluator::evaluateWithLocals(ModuleInstance &m, const ast::Expr &e,
                               llvm::ArrayRef<Interpreter::Binding> locals) {
   RootGuard root(*this);
   ModuleScope inModule(*this, m);
-  Scope scope;
-  for (const Interpreter::Binding &b : locals)
-    scope.bind(b.name, {b.value, nullptr, false});
+  Scope scope = bindLocals(locals);
   Env env{&m, &scope, {}};
   return eval(env, e);
 }
@@ -450,11 +467,16 @@ Evaluator::evaluateTypeWithLocals(ModuleInstance &m, const ast::Expr &e,
                                   llvm::ArrayRef<Interpreter::Binding> locals) {
   RootGuard root(*this);
   ModuleScope inModule(*this, m);
+  Scope scope = bindLocals(locals);
+  Env env{&m, &scope, {}};
+  return evalType(env, e);
+}
+
+Scope Evaluator::bindLocals(llvm::ArrayRef<Interpreter::Binding> locals) {
   Scope scope;
   for (const Interpreter::Binding &b : locals)
     scope.bind(b.name, {b.value, nullptr, false});
-  Env env{&m, &scope, {}};
-  return evalType(env, e);
+  return scope;
 }
 
 const FunctionType *Evaluator::instantiateSignature(const Value &callee,
@@ -475,31 +497,9 @@ const FunctionType *Evaluator::instantiateSignature(const Value &callee,
   Scope scope;
   Env env{&m, &scope, {}};
   llvm::SmallVector<const Type *, 4> params;
-  for (auto [p, arg] : llvm::zip(fn.params, args)) {
-    const Type *t = evalType(env, *p->type);
-    if (!t)
-      return nullptr;
-    Value bound = arg;
-    if (t->is(Type::Kind::AnyType)) {
-      t = arg.getType();
-    } else if (arg.isComptimeKnown()) {
-      std::optional<Value> coerced = coerce(arg, t, loc);
-      if (!coerced) {
-        diags.note(p->getLoc(),
-                   "parameter '" + p->name.text + "' declared here");
-        return nullptr;
-      }
-      bound = *coerced;
-    }
-    if (p->isComptime && !arg.isComptimeKnown()) {
-      diags.error(loc, "argument for comptime parameter '" + p->name.text +
-                           "' is not comptime-known");
-      return nullptr;
-    }
-    params.push_back(t);
-    if (!p->name.empty() && p->name.text != "_")
-      scope.bind(p->name.text, {bound, p, false});
-  }
+  if (!bindParams(env, scope, fn, args, loc, /*coerceRunTime=*/false,
+                  &params))
+    return nullptr;
   const Type *result = evalType(env, *fn.returnType);
   if (!result)
     return nullptr;

@@ -75,6 +75,16 @@ public:
   const Type *evaluateTypeWithLocals(ModuleInstance &m, const ast::Expr &e,
                                      llvm::ArrayRef<Interpreter::Binding>
                                          locals);
+  /// Binds `fn`'s params to `args` in `scope` as a call does: `anytype`
+  /// takes the argument's type, others coerce it (run-time arguments only
+  /// with `coerceRunTime`); `paramTypes` receives the types. False after an
+  /// error.
+  bool bindParams(Env &env, Scope &scope, const ast::FnDecl &fn,
+                  llvm::ArrayRef<Value> args, llvm::SMLoc loc,
+                  bool coerceRunTime,
+                  llvm::SmallVectorImpl<const Type *> *paramTypes);
+  /// A scope holding `locals` (bound read-only, no declarations).
+  static Scope bindLocals(llvm::ArrayRef<Interpreter::Binding> locals);
   const FunctionType *instantiateSignature(const Value &callee,
                                            llvm::ArrayRef<Value> args,
                                            llvm::SMLoc loc);
