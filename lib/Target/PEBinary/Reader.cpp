@@ -238,25 +238,24 @@ struct Region {
 };
 
 //===----------------------------------------------------------------------===//
-// Program binary
+// What both readers share
 //===----------------------------------------------------------------------===//
 
-class ProgramReader {
-public:
-  ProgramReader(std::span<const uint8_t> bytes) : bytes(bytes) {}
+/// The directory and string table of a container, and the first error.
+class ContainerReader {
+protected:
+  explicit ContainerReader(std::span<const uint8_t> bytes) : bytes(bytes) {}
 
-  ReadResult<ProgramBinary> run() {
-    if (auto err =
-            readContainer(bytes, ProgramMagic, "program binary", sections))
-      return {std::nullopt, err};
-    if (readStrings(bytes, sections, error, strings) && header() && code() &&
-        data() && memory() && symbols() && tasks() && queues() && startup() &&
-        entryPoints() && files() && lines())
-      return {std::move(p), std::nullopt};
-    return {std::nullopt, error};
+  /// Checks the header and directory and reads the strings; false after an
+  /// error (in `error`).
+  bool open(const std::array<uint8_t, 4> &magic, const char *what) {
+    if (auto err = readContainer(bytes, magic, what, sections)) {
+      error = err;
+      return false;
+    }
+    return readStrings(bytes, sections, error, strings);
   }
 
-private:
   /// A cursor over section `kind`, or over nothing if it is absent.
   std::optional<Cursor> section(uint16_t kind, const char *name,
                                 bool required = false) {
@@ -269,6 +268,31 @@ private:
     }
     return Cursor(bytes, it->second.offset, it->second.size, name, error);
   }
+
+  std::span<const uint8_t> bytes;
+  std::map<uint16_t, SectionRef> sections;
+  std::optional<FormatError> error;
+  std::vector<std::string> strings;
+};
+
+//===----------------------------------------------------------------------===//
+// Program binary
+//===----------------------------------------------------------------------===//
+
+class ProgramReader : ContainerReader {
+public:
+  explicit ProgramReader(std::span<const uint8_t> bytes)
+      : ContainerReader(bytes) {}
+
+  ReadResult<ProgramBinary> run() {
+    if (open(ProgramMagic, "program binary") && header() && code() &&
+        data() && memory() && symbols() && tasks() && queues() && startup() &&
+        entryPoints() && files() && lines())
+      return {std::move(p), std::nullopt};
+    return {std::nullopt, error};
+  }
+
+private:
 
   bool inCode(uint64_t address) const {
     return address % 2 == 0 && address >= p.codeAddress &&
@@ -530,10 +554,6 @@ private:
     return c->finish();
   }
 
-  std::span<const uint8_t> bytes;
-  std::map<uint16_t, SectionRef> sections;
-  std::optional<FormatError> error;
-  std::vector<std::string> strings;
   size_t headerOffset = 0;
   ProgramBinary p;
 };
@@ -542,31 +562,19 @@ private:
 // Fabric file
 //===----------------------------------------------------------------------===//
 
-class FabricReader {
+class FabricReader : ContainerReader {
 public:
-  FabricReader(std::span<const uint8_t> bytes) : bytes(bytes) {}
+  explicit FabricReader(std::span<const uint8_t> bytes)
+      : ContainerReader(bytes) {}
 
   ReadResult<FabricFile> run() {
-    if (auto err = readContainer(bytes, FabricMagic, "fabric file", sections))
-      return {std::nullopt, err};
-    if (readStrings(bytes, sections, error, strings) && header() &&
-        programs() && placement() && routes() && values())
+    if (open(FabricMagic, "fabric file") && header() && programs() &&
+        placement() && routes() && values())
       return {std::move(f), std::nullopt};
     return {std::nullopt, error};
   }
 
 private:
-  std::optional<Cursor> section(uint16_t kind, const char *name,
-                                bool required = false) {
-    auto it = sections.find(kind);
-    if (it == sections.end()) {
-      if (required && !error)
-        error = FormatError{HeaderSize,
-                            std::string("missing section '") + name + "'"};
-      return std::nullopt;
-    }
-    return Cursor(bytes, it->second.offset, it->second.size, name, error);
-  }
 
   bool header() {
     auto c = section(FabricHeader, "fabric header", true);
@@ -772,10 +780,6 @@ private:
     return c->finish();
   }
 
-  std::span<const uint8_t> bytes;
-  std::map<uint16_t, SectionRef> sections;
-  std::optional<FormatError> error;
-  std::vector<std::string> strings;
   FabricFile f;
 };
 
