@@ -20,7 +20,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -174,20 +173,6 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
   if (failed() || !interp.runComptimeBlocks(*module) || failed() ||
       !layoutBuilder.run(*module) || failed())
     return 1;
-  // Modules the layout imported run their comptime blocks too (the checks
-  // of their params, say); tile programs run those of their own imports.
-  std::vector<sema::ModuleInstance *> imports = module->getImportedModules();
-  llvm::SmallPtrSet<sema::ModuleInstance *, 8> ran;
-  while (!imports.empty()) {
-    sema::ModuleInstance *imported = imports.back();
-    imports.pop_back();
-    if (!ran.insert(imported).second)
-      continue;
-    if (!interp.runComptimeBlocks(*imported) || failed())
-      return 1;
-    for (sema::ModuleInstance *next : imported->getImportedModules())
-      imports.push_back(next);
-  }
 
   elab::FabricOptions fabricOptions;
   fabricOptions.arch = options.arch;

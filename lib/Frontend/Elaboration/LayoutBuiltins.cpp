@@ -6,6 +6,8 @@
 
 #include "tessera/Target/TargetModel.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 using namespace tessera;
 using namespace tessera::frontend;
 using namespace tessera::frontend::elaboration;
@@ -46,6 +48,19 @@ bool LayoutBuilder::run(sema::ModuleInstance &module) {
     diags.error(block->getLoc(), "the layout block never calls "
                                  "'@set_rectangle'");
     return false;
+  }
+  // Modules the layout imported run their comptime blocks too (the checks
+  // of their params, say); tile programs run those of their own imports.
+  std::vector<sema::ModuleInstance *> imports = module.getImportedModules();
+  llvm::SmallPtrSet<sema::ModuleInstance *, 8> ran;
+  while (!imports.empty() && diags.getNumErrors() == errors) {
+    sema::ModuleInstance *imported = imports.back();
+    imports.pop_back();
+    if (!ran.insert(imported).second)
+      continue;
+    if (!interp.runComptimeBlocks(*imported))
+      return false;
+    llvm::append_range(imports, imported->getImportedModules());
   }
   return diags.getNumErrors() == errors;
 }

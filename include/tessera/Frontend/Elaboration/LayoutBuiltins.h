@@ -25,8 +25,9 @@ public:
 
   /// Registers the layout builtins with the interpreter.
   void install();
-  /// Runs `module`'s layout block; false after reporting errors (a missing
-  /// layout block or `@set_rectangle` is one).
+  /// Runs `module`'s layout block, then the comptime blocks of the modules
+  /// it imported; false after reporting errors (a missing layout block or
+  /// `@set_rectangle` is one).
   bool run(sema::ModuleInstance &module);
   /// The program instance (an index into the layout's programs) whose
   /// comptime code runs next; `@set_local_color_config` applies to its PEs.
