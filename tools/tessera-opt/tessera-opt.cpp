@@ -9,10 +9,12 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "tessera/InitAllDialects.h"
+#include "tessera/InitAllPasses.h"
 
 int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  tessera::registerAllPasses();
 
   mlir::DialectRegistry registry;
   tessera::registerAllDialects(registry);
