@@ -183,7 +183,7 @@ TEST_CASE("each corruption of a program binary has its error", "[binary]") {
 
   b = good;
   write16(b, 4, 2);
-  CHECK(programError(b) == "offset 4: unsupported format version 2.0 (this "
+  CHECK(programError(b) == "offset 4: unsupported format version 2.1 (this "
                            "reader reads 1.x)");
 
   // A newer minor version is read.

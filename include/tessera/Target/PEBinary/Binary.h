@@ -25,7 +25,7 @@ namespace tessera::pe {
 /// Readers accept exactly this major version and any minor version; a minor
 /// version only ever adds optional sections, which older readers skip.
 inline constexpr uint16_t FormatMajorVersion = 1;
-inline constexpr uint16_t FormatMinorVersion = 0;
+inline constexpr uint16_t FormatMinorVersion = 1;
 inline constexpr std::array<uint8_t, 4> ProgramMagic = {'T', 'P', 'E', 'B'};
 inline constexpr std::array<uint8_t, 4> FabricMagic = {'T', 'F', 'A', 'B'};
 
