@@ -14,12 +14,15 @@
 #include "tessera/Frontend/Elaboration/ModuleLoader.h"
 #include "tessera/Frontend/MLIRGen/ProgramGen.h"
 #include "tessera/InitAllDialects.h"
+#include "tessera/Pipelines/Backend.h"
+#include "tessera/Target/PEBinary/Dump.h"
 #include "tessera/Frontend/Parser.h"
 #include "tessera/Version.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -63,6 +66,42 @@ getInterpreterOptions(const CslcOptions &options) {
   if (options.comptimeFuncDepthLimit)
     result.maxCallDepth = *options.comptimeFuncDepthLimit;
   return result;
+}
+
+/// Checks, allocates and lowers the verified module, then writes the output
+/// directory (or with --emit=pe prints each binary and the fabric file).
+int runBackend(const CslcOptions &options, mlir::ModuleOp module) {
+  mlir::PassManager pm(module->getContext());
+  pipelines::BackendOptions backend;
+  backend.memcpy = options.memcpy;
+  pipelines::buildBackendPipeline(pm, backend);
+  if (mlir::failed(pm.run(module)))
+    return 1;
+  pipelines::CompiledFabric compiled;
+  if (mlir::failed(pipelines::lowerModule(module, compiled)))
+    return 1;
+  if (options.emit == EmitKind::PE) {
+    for (const pipelines::CompiledProgram &program : compiled.programs)
+      llvm::outs() << "program " << program.symbol << " (" << program.fileName
+                   << ", " << program.numPEs << " PEs, stack "
+                   << program.stackBytes << " bytes)\n"
+                   << pe::dumpProgram(program.binary) << "\n";
+    llvm::outs() << pe::dumpFabric(compiled.fabric);
+    return 0;
+  }
+  pipelines::OutputMetadata metadata;
+  for (const NamedValue &p : options.params)
+    metadata.params.push_back({p.name, p.value});
+  for (const NamedValue &c : options.colors)
+    metadata.colors.push_back({c.name, c.value});
+  if (options.outputJson)
+    metadata.jsonPath = *options.outputJson;
+  std::string error = pipelines::writeOutputDirectory(module, compiled,
+                                                      metadata,
+                                                      options.outputDir);
+  if (!error.empty())
+    return reportError(error);
+  return 0;
 }
 
 /// Compiles every program instance of the layout into a csl.program linked
@@ -119,7 +158,7 @@ int generatePrograms(const CslcOptions &options, mlir::MLIRContext &context,
   // Every user error is reported before; a verifier failure is a bug.
   std::string message;
   llvm::raw_string_ostream os(message);
-  context.getDiagEngine().registerHandler([&](mlir::Diagnostic &diag) {
+  auto handlerID = context.getDiagEngine().registerHandler([&](mlir::Diagnostic &diag) {
     os << diag;
     for (mlir::Diagnostic &note : diag.getNotes())
       os << "; note: " << note;
@@ -127,6 +166,10 @@ int generatePrograms(const CslcOptions &options, mlir::MLIRContext &context,
   if (mlir::failed(mlir::verify(*module))) {
     llvm::errs() << "cslc: internal error: " << message << "\n";
     return 1;
+  }
+  if (options.emit == EmitKind::Binary || options.emit == EmitKind::PE) {
+    context.getDiagEngine().eraseHandler(handlerID);
+    return runBackend(options, *module);
   }
   if (options.emit != EmitKind::MLIR)
     return 0;
@@ -230,20 +273,7 @@ int compile(const CslcOptions &options) {
     frontend::printCSL(*parsed.file, llvm::outs());
     return 0;
   }
-  if (options.emit == EmitKind::Fabric || options.emit == EmitKind::MLIR)
-    return elaborate(options, sourceMgr, bufferID, std::move(parsed.file));
-
-  // The stages after MLIR generation are not built yet: the program is still
-  // checked as far as it goes, then the stage is refused plainly rather than
-  // with output that looks like a compiled program.
-  if (int rc = elaborate(options, sourceMgr, bufferID, std::move(parsed.file)))
-    return rc;
-  std::string stage = options.emit == EmitKind::Binary
-                          ? "writing PE binaries to '" + options.outputDir + "'"
-                          : "'--emit=" + getEmitKindName(options.emit).str() + "'";
-  return reportError(stage + " is not supported yet: this cslc stops after "
-                             "generating verified MLIR for '" +
-                     options.inputFile + "' (see --emit=mlir)");
+  return elaborate(options, sourceMgr, bufferID, std::move(parsed.file));
 }
 
 } // namespace

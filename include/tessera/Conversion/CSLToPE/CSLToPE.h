@@ -15,10 +15,16 @@
 
 namespace tessera {
 
+/// What the binary does not record but users want reported.
+struct LoweringStats {
+  uint32_t stackBytes = 0; ///< the deepest call chain's frames
+};
+
 /// Lowers `program` into `binary`. Errors are diagnostics at the op that
 /// cannot be lowered (or at the program when it does not fit in memory).
 mlir::LogicalResult lowerProgramToPE(csl::ProgramOp program,
-                                     pe::ProgramBinary &binary);
+                                     pe::ProgramBinary &binary,
+                                     LoweringStats *stats = nullptr);
 
 } // namespace tessera
 

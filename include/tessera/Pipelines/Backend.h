@@ -1,0 +1,65 @@
+//===- Backend.h - from verified csl/fabric IR to the output directory ----===//
+//
+// The backend as cslc, tessera-opt and tests run it: the pass pipeline that
+// checks and allocates (docs/Passes.md), the lowering of every program to a
+// PE binary, and the writer of `cslc -o out` (docs/OutputDirectory.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSERA_PIPELINES_BACKEND_H
+#define TESSERA_PIPELINES_BACKEND_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "tessera/Target/PEBinary/Binary.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tessera::pipelines {
+
+struct BackendOptions {
+  bool memcpy = false;
+};
+
+/// On a module of csl.program and fabric.fabric ops: route checks on the
+/// fabric; SCF to CFG, resource checks and memory allocation per program.
+void buildBackendPipeline(mlir::OpPassManager &pm,
+                          const BackendOptions &options);
+
+/// One program binary with what out.json reports about it.
+struct CompiledProgram {
+  std::string symbol;     ///< the csl.program's symbol
+  std::string fileName;   ///< relative to the output directory
+  std::string sourceFile; ///< the .csl file it was compiled from
+  uint32_t stackBytes = 0;
+  uint32_t numPEs = 0;
+  pe::ProgramBinary binary;
+};
+
+struct CompiledFabric {
+  std::vector<CompiledProgram> programs;
+  pe::FabricFile fabric;
+};
+
+/// Lowers every program of `module` (after the backend pipeline) and builds
+/// the fabric file. Errors are diagnostics.
+mlir::LogicalResult lowerModule(mlir::ModuleOp module, CompiledFabric &result);
+
+/// What out.json says besides the compiled programs.
+struct OutputMetadata {
+  std::vector<std::pair<std::string, uint64_t>> params; ///< --params
+  std::vector<std::pair<std::string, uint64_t>> colors; ///< --colors
+  std::string jsonPath; ///< empty: <dir>/out.json
+};
+
+/// Writes `dir`/bin/<program>.tpeb, `dir`/fabric.tfab and out.json. Returns
+/// an error message, or an empty string on success.
+std::string writeOutputDirectory(mlir::ModuleOp module,
+                                 const CompiledFabric &compiled,
+                                 const OutputMetadata &metadata,
+                                 const std::string &dir);
+
+} // namespace tessera::pipelines
+
+#endif // TESSERA_PIPELINES_BACKEND_H

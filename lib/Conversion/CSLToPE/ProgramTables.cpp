@@ -1,0 +1,340 @@
+//===- ProgramTables.cpp - lay out code and fill a binary's tables -------===//
+
+#include "ProgramTables.h"
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "tessera/Dialect/CSL/IR/CSLTarget.h"
+#include "tessera/Dialect/CSL/Transforms/MemoryAllocator.h"
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::lowering;
+
+namespace {
+
+pe::ElemType toElemType(Type type) {
+  if (type.isF32())
+    return pe::ElemType::F32;
+  if (type.isF16())
+    return pe::ElemType::F16;
+  if (type.isBF16())
+    return pe::ElemType::BF16;
+  if (type.isInteger(1))
+    return pe::ElemType::Bool;
+  if (auto i = dyn_cast<IntegerType>(type)) {
+    bool u = i.isUnsigned();
+    switch (i.getWidth()) {
+    case 8:
+      return u ? pe::ElemType::U8 : pe::ElemType::I8;
+    case 16:
+      return u ? pe::ElemType::U16 : pe::ElemType::I16;
+    case 32:
+      return u ? pe::ElemType::U32 : pe::ElemType::I32;
+    case 64:
+      return u ? pe::ElemType::U64 : pe::ElemType::I64;
+    }
+  }
+  if (type.isIndex())
+    return pe::ElemType::U32;
+  if (isa<MemRefType>(type))
+    return pe::ElemType::U16; // a pointer: a 16-bit address
+  return pe::ElemType::None;
+}
+
+/// The file:line:col an instruction came from (the innermost file location
+/// of call-site, fused and named locations).
+std::optional<FileLineColLoc> fileLocation(Location loc) {
+  std::optional<FileLineColLoc> found;
+  loc->walk([&](Location l) {
+    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+      found = f;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// Little-endian bytes of a global's initial value.
+LogicalResult writeInitialValue(memref::GlobalOp global,
+                                std::vector<uint8_t> &data, uint32_t address) {
+  auto init = dyn_cast_or_null<DenseElementsAttr>(global.getInitialValueAttr());
+  if (!init)
+    return success();
+  Type elem = init.getElementType();
+  unsigned bytes = getStorageBytes(elem);
+  size_t i = 0;
+  auto put = [&](uint64_t bits) {
+    size_t at = address + i * bytes;
+    for (unsigned b = 0; b < bytes && at + b < data.size(); ++b)
+      data[at + b] = static_cast<uint8_t>(bits >> (8 * b));
+    ++i;
+  };
+  if (isa<FloatType>(elem)) {
+    for (const APFloat &v : init.getValues<APFloat>())
+      put(v.bitcastToAPInt().getZExtValue());
+  } else if (elem.isIntOrIndex()) {
+    for (const APInt &v : init.getValues<APInt>())
+      put(v.getZExtValue());
+  } else {
+    return emitError(global.getLoc())
+           << "cannot write the initial value of '" << global.getSymName()
+           << "'";
+  }
+  return success();
+}
+
+/// Bytes and alignment of a global, as tessera-allocate-memory counts them.
+uint32_t globalBytes(Operation &op) {
+  if (auto g = dyn_cast<memref::GlobalOp>(op)) {
+    auto type = g.getType();
+    return getStorageBytes(type.getElementType()) * type.getNumElements();
+  }
+  if (isa<csl::PointerGlobalOp>(op))
+    return 2;
+  return 32; // a DSD variable: one descriptor slot
+}
+
+} // namespace
+
+LogicalResult lowering::assembleProgram(
+    ProgramContext &ctx,
+    const std::vector<std::unique_ptr<MachineFunction>> &functions,
+    bool hasStartup, uint32_t stackBytes, pe::ProgramBinary &binary) {
+  csl::ProgramOp program = ctx.program;
+  uint32_t capacity = ctx.model.getPEMemoryBytes();
+
+  // Data first (addresses from tessera-allocate-memory), then code.
+  std::vector<csl::MemoryPiece> pieces;
+  std::vector<Operation *> pieceOps;
+  uint32_t dataEnd = 0, bssEnd = 0;
+  if (auto a = program->getAttrOfType<IntegerAttr>("csl.data_end"))
+    dataEnd = a.getInt();
+  for (Operation &op : program.getBody().front()) {
+    if (!isa<memref::GlobalOp, csl::PointerGlobalOp, csl::DSDGlobalOp>(op))
+      continue;
+    uint32_t address = op.getAttrOfType<IntegerAttr>("csl.address").getInt();
+    uint32_t bytes = globalBytes(op);
+    bssEnd = std::max(bssEnd, address + bytes);
+    StringRef name =
+        op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName())
+            .getValue();
+    pieces.push_back({name.str(),
+                      address < dataEnd ? csl::MemoryPieceKind::InitializedData
+                                        : csl::MemoryPieceKind::ZeroData,
+                      bytes, 1});
+    pieceOps.push_back(&op);
+  }
+  if (auto a = program->getAttrOfType<IntegerAttr>("csl.bss_end"))
+    bssEnd = std::max<uint32_t>(bssEnd, a.getInt());
+  dataEnd = std::min(dataEnd, bssEnd);
+  uint32_t codeBegin = (bssEnd + 1) & ~1u;
+
+  // Addresses of every instruction and function.
+  llvm::StringMap<uint32_t> functionAddress;
+  std::vector<std::vector<uint32_t>> instAddress(functions.size());
+  uint32_t pc = codeBegin;
+  for (auto [f, mf] : llvm::enumerate(functions)) {
+    functionAddress[mf->symbol] = pc;
+    for (const MachineInst &mi : mf->insts) {
+      instAddress[f].push_back(pc);
+      if (mi.deleted)
+        continue;
+      size_t words = pe::encodedSize(mi.inst);
+      if (!words)
+        return emitError(mi.loc) << "internal error: cannot encode '"
+                                 << pe::format(mi.inst) << "'";
+      pc += 2 * words;
+    }
+    instAddress[f].push_back(pc); // labels at the end of the function
+  }
+  uint32_t codeBytes = pc - codeBegin;
+
+  // Memory budget: data, code and stack must all fit.
+  pieces.push_back({"code", csl::MemoryPieceKind::Code, codeBytes, 2});
+  pieces.push_back({"stack", csl::MemoryPieceKind::Stack, stackBytes, 4});
+  uint32_t needed = codeBegin + codeBytes + ((stackBytes + 3) & ~3u);
+  if (needed > capacity) {
+    // List the largest pieces, as tessera-allocate-memory does.
+    std::vector<size_t> order(pieces.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return pieces[a].bytes > pieces[b].bytes;
+    });
+    std::string list;
+    for (size_t k = 0; k < std::min<size_t>(5, order.size()); ++k) {
+      const csl::MemoryPiece &p = pieces[order[k]];
+      if (k)
+        list += ", ";
+      bool named = p.kind != csl::MemoryPieceKind::Code &&
+                   p.kind != csl::MemoryPieceKind::Stack;
+      list += (named ? "'" + p.name + "'" : p.name) + " " +
+              formatBytes(p.bytes) + " bytes";
+    }
+    InFlightDiagnostic diag = emitError(program.getLoc())
+                              << "program '" << program.getSymName()
+                              << "' needs " << formatBytes(needed)
+                              << " bytes of " << formatBytes(capacity)
+                              << "; largest: " << list;
+    for (size_t k = 0; k < std::min<size_t>(5, order.size()); ++k)
+      if (order[k] < pieceOps.size())
+        diag.attachNote(pieceOps[order[k]]->getLoc())
+            << "'" << pieces[order[k]].name << "' takes "
+            << formatBytes(pieces[order[k]].bytes) << " bytes";
+    return diag;
+  }
+
+  // Encode, resolving fixups, and record source lines.
+  binary = {};
+  binary.arch = csl::toTargetArch(program.getArch());
+  binary.codeAddress = codeBegin;
+  llvm::StringMap<uint16_t> fileIndex;
+  for (auto [f, mf] : llvm::enumerate(functions)) {
+    for (auto [i, mi] : llvm::enumerate(mf->insts)) {
+      if (mi.deleted)
+        continue;
+      pe::Instruction inst = mi.inst;
+      if (mi.fixup.kind == Fixup::Kind::Label) {
+        inst.operands[mi.fixup.operand] =
+            pe::Operand::imm(instAddress[f][mf->labels[mi.fixup.label]]);
+      } else if (mi.fixup.kind == Fixup::Kind::Function) {
+        auto it = functionAddress.find(mi.fixup.function);
+        if (it == functionAddress.end())
+          return emitError(mi.loc) << "call to '" << mi.fixup.function
+                                   << "', which is not in this program";
+        inst.operands[mi.fixup.operand] = pe::Operand::imm(it->second);
+      }
+      if (std::optional<pe::ISAError> error = pe::encode(inst, binary.code))
+        return emitError(mi.loc) << "cannot encode '" << pe::format(inst)
+                                 << "': " << error->message;
+      if (std::optional<FileLineColLoc> l = fileLocation(mi.loc)) {
+        auto [it, inserted] = fileIndex.try_emplace(l->getFilename().getValue(),
+                                                    binary.files.size());
+        if (inserted)
+          binary.files.push_back(l->getFilename().str());
+        pe::LineEntry entry{static_cast<uint16_t>(instAddress[f][i]),
+                            it->second, l->getLine(),
+                            static_cast<uint16_t>(l->getColumn())};
+        if (binary.lines.empty() || binary.lines.back().file != entry.file ||
+            binary.lines.back().line != entry.line ||
+            binary.lines.back().column != entry.column)
+          binary.lines.push_back(entry);
+      }
+    }
+  }
+
+  // Data: initial values below csl.data_end, zeros after.
+  binary.dataAddress = 0;
+  binary.data.assign(dataEnd, 0);
+  binary.bssAddress = dataEnd;
+  binary.bssSize = bssEnd - dataEnd;
+  for (Operation &op : program.getBody().front()) {
+    if (auto g = dyn_cast<memref::GlobalOp>(op)) {
+      uint32_t address = ctx.globalAddress.lookup(g.getSymName());
+      if (address < dataEnd && failed(writeInitialValue(g, binary.data, address)))
+        return failure();
+    } else if (auto p = dyn_cast<csl::PointerGlobalOp>(op)) {
+      uint32_t address = ctx.globalAddress.lookup(p.getSymName());
+      if (p.getTarget() && address + 2 <= dataEnd) {
+        uint32_t target = ctx.globalAddress.lookup(*p.getTarget());
+        binary.data[address] = target & 0xFF;
+        binary.data[address + 1] = target >> 8;
+      }
+    }
+  }
+
+  // Tasks, queues, start-up actions.
+  for (Operation &op : program.getBody().front()) {
+    if (auto task = dyn_cast<csl::TaskOp>(op)) {
+      target::TaskKind kind = task.getKind() == csl::TaskKind::Data
+                                  ? target::TaskKind::Data
+                              : task.getKind() == csl::TaskKind::Control
+                                  ? target::TaskKind::Control
+                                  : target::TaskKind::Local;
+      binary.tasks.push_back(
+          {kind, static_cast<uint8_t>(*task.getId()),
+           static_cast<uint16_t>(functionAddress.lookup(task.getSymName()))});
+    } else if (auto q = dyn_cast<csl::InitializeQueueOp>(op)) {
+      binary.queues.push_back({q.getQueueKind() == csl::QueueKind::Output,
+                               static_cast<uint8_t>(q.getQueue()),
+                               static_cast<uint8_t>(q.getColor())});
+    }
+  }
+  if (hasStartup)
+    binary.startup.push_back(
+        {pe::StartupKind::Call, pe::BlockSpace::Task,
+         static_cast<uint16_t>(functionAddress.lookup("__startup"))});
+  for (Operation &op : program.getBody().front()) {
+    auto handleID = [](Value v) -> std::optional<int64_t> {
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        return std::nullopt;
+      if (auto id = def->getAttrOfType<IntegerAttr>("id"))
+        return id.getInt();
+      return std::nullopt;
+    };
+    auto space = [](Type t) {
+      if (isa<csl::ColorType>(t))
+        return pe::BlockSpace::Color;
+      if (isa<csl::InputQueueType>(t))
+        return pe::BlockSpace::InputQueue;
+      if (isa<csl::OutputQueueType>(t))
+        return pe::BlockSpace::OutputQueue;
+      if (isa<csl::MicrothreadIDType>(t))
+        return pe::BlockSpace::UT;
+      return pe::BlockSpace::Task;
+    };
+    if (auto a = dyn_cast<csl::ActivateOp>(op)) {
+      if (std::optional<int64_t> id = handleID(a.getTask()))
+        binary.startup.push_back({pe::StartupKind::Activate,
+                                  pe::BlockSpace::Task,
+                                  static_cast<uint16_t>(*id)});
+    } else if (isa<csl::BlockOp, csl::UnblockOp>(op)) {
+      Value target = op.getOperand(0);
+      if (std::optional<int64_t> id = handleID(target))
+        binary.startup.push_back(
+            {isa<csl::BlockOp>(op) ? pe::StartupKind::Block
+                                   : pe::StartupKind::Unblock,
+             space(target.getType()), static_cast<uint16_t>(*id)});
+    }
+  }
+
+  // Exported symbols; exported functions are the host's entry points.
+  for (Operation &op : program.getBody().front()) {
+    auto e = dyn_cast<csl::ExportOp>(op);
+    if (!e)
+      continue;
+    Operation *target = ctx.symbols.lookup(e.getSymbol());
+    pe::Symbol symbol;
+    symbol.name = e.getName().str();
+    symbol.isMutable = e.getIsMutable();
+    if (auto f = dyn_cast_or_null<func::FuncOp>(target)) {
+      symbol.kind = pe::SymbolKind::Function;
+      symbol.address = functionAddress.lookup(f.getSymName());
+      for (Type t : f.getArgumentTypes())
+        symbol.params.push_back(toElemType(t));
+      binary.entryPoints.push_back(binary.symbols.size());
+    } else if (auto g = dyn_cast_or_null<memref::GlobalOp>(target)) {
+      symbol.address = ctx.globalAddress.lookup(g.getSymName());
+      symbol.elemType = toElemType(g.getType().getElementType());
+      symbol.count = g.getType().getNumElements();
+    } else if (auto p = dyn_cast_or_null<csl::PointerGlobalOp>(target)) {
+      // The host reaches the array the pointer points to at load.
+      auto type = cast<MemRefType>(p.getType());
+      symbol.elemType = toElemType(type.getElementType());
+      if (p.getTarget()) {
+        symbol.address = ctx.globalAddress.lookup(*p.getTarget());
+        if (auto t = ctx.symbols.lookup<memref::GlobalOp>(*p.getTarget()))
+          symbol.count = t.getType().getNumElements();
+      }
+    } else {
+      return emitError(e.getLoc()) << "'" << e.getSymbol()
+                                   << "' cannot be exported to the host";
+    }
+    binary.symbols.push_back(std::move(symbol));
+  }
+  return success();
+}

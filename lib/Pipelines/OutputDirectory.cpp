@@ -1,0 +1,134 @@
+//===- OutputDirectory.cpp - write `cslc -o out` ---------------------------===//
+//
+// out/out.json (what the host runtime and the examples' scripts read),
+// out/fabric.tfab and out/bin/<program>.tpeb (docs/OutputDirectory.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Pipelines/Backend.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "tessera/Dialect/Fabric/IR/FabricOps.h"
+#include "tessera/Version.h"
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::pipelines;
+
+namespace {
+
+std::string elemTypeName(pe::ElemType type) {
+  static const char *const names[] = {"none", "i8",  "u8",  "i16", "u16",
+                                      "i32",  "u32", "i64", "u64", "f16",
+                                      "bf16", "f32", "bool"};
+  return names[static_cast<unsigned>(type)];
+}
+
+std::string writeFile(const std::string &path,
+                      const std::vector<uint8_t> &bytes) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return "cannot write '" + path + "': " + ec.message();
+  os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  os.close();
+  if (os.has_error())
+    return "cannot write '" + path + "': " + os.error().message();
+  return {};
+}
+
+llvm::json::Array exportsOf(const CompiledFabric &compiled) {
+  // Every program exports the same names (the layout's @export_name); the
+  // first program that has a symbol describes it.
+  llvm::json::Array exports;
+  llvm::StringSet<> seen;
+  for (const CompiledProgram &program : compiled.programs)
+    for (const pe::Symbol &symbol : program.binary.symbols) {
+      if (!seen.insert(symbol.name).second)
+        continue;
+      llvm::json::Object e{{"name", symbol.name}};
+      if (symbol.kind == pe::SymbolKind::Function) {
+        e["kind"] = "function";
+        llvm::json::Array params;
+        for (pe::ElemType t : symbol.params)
+          params.push_back(elemTypeName(t));
+        e["params"] = std::move(params);
+      } else {
+        e["kind"] = "data";
+        e["type"] = elemTypeName(symbol.elemType);
+        e["mutable"] = symbol.isMutable;
+      }
+      exports.push_back(std::move(e));
+    }
+  return exports;
+}
+
+} // namespace
+
+std::string pipelines::writeOutputDirectory(ModuleOp module,
+                                            const CompiledFabric &compiled,
+                                            const OutputMetadata &metadata,
+                                            const std::string &dir) {
+  std::string bin = dir + "/bin";
+  if (std::error_code ec = llvm::sys::fs::create_directories(bin))
+    return "cannot create the output directory '" + bin + "': " + ec.message();
+  for (const CompiledProgram &program : compiled.programs)
+    if (std::string error = writeFile(dir + "/" + program.fileName,
+                                      pe::writeProgram(program.binary));
+        !error.empty())
+      return error;
+  if (std::string error =
+          writeFile(dir + "/fabric.tfab", pe::writeFabric(compiled.fabric));
+      !error.empty())
+    return error;
+
+  const pe::FabricFile &fabric = compiled.fabric;
+  llvm::json::Object params, colors;
+  // As the SDK writes them: every value a string.
+  for (const auto &[name, value] : metadata.params)
+    params[name] = std::to_string(value);
+  for (const auto &[name, value] : metadata.colors)
+    colors[name] = std::to_string(value);
+  llvm::json::Array programs;
+  for (const CompiledProgram &program : compiled.programs) {
+    const pe::ProgramBinary &b = program.binary;
+    programs.push_back(llvm::json::Object{
+        {"name", program.symbol},
+        {"file", program.fileName},
+        {"source", program.sourceFile},
+        {"pes", program.numPEs},
+        {"code_bytes", b.code.size() * 2},
+        {"data_bytes", b.data.size()},
+        {"bss_bytes", b.bssSize},
+        {"stack_bytes", program.stackBytes},
+        {"memory_bytes", b.getMemoryBytes() + program.stackBytes},
+    });
+  }
+  llvm::json::Object out{
+      {"compiler", std::string("tessera cslc ") + TESSERA_VERSION_STRING},
+      {"format_version", std::to_string(pe::FormatMajorVersion) + "." +
+                             std::to_string(pe::FormatMinorVersion)},
+      {"arch", fabric.arch == target::Arch::WSE3 ? "wse3" : "wse2"},
+      {"fabric_dims", llvm::json::Array{fabric.dimsWidth, fabric.dimsHeight}},
+      {"fabric_offsets", llvm::json::Array{fabric.offsetX, fabric.offsetY}},
+      {"rectangle", llvm::json::Array{fabric.rectWidth, fabric.rectHeight}},
+      {"memcpy", fabric.memcpy},
+      {"channels", fabric.channels},
+      {"params", std::move(params)},
+      {"colors", std::move(colors)},
+      {"exports", exportsOf(compiled)},
+      {"fabric_file", "fabric.tfab"},
+      {"programs", std::move(programs)},
+  };
+  std::string jsonPath =
+      metadata.jsonPath.empty() ? dir + "/out.json" : metadata.jsonPath;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(out))) << "\n";
+  return writeFile(jsonPath, std::vector<uint8_t>(text.begin(), text.end()));
+}
