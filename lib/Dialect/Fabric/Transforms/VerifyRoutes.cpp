@@ -1,13 +1,96 @@
-//===- VerifyRoutes.cpp - placeholder until written --------------------------===//
+//===- VerifyRoutes.cpp - tessera-verify-routes ---------------------------===//
+//
+// A thin adapter: each fabric.color_config becomes a ColorRoute, and every
+// problem RouteChecker finds is an error at the op, whose location MLIRGen
+// sets to the @set_color_config call.
+//
+//===----------------------------------------------------------------------===//
+
 #include "tessera/Dialect/Fabric/Transforms/Passes.h"
+
+#include "RouteChecker.h"
+
+#include "tessera/Dialect/CSL/IR/CSLTarget.h"
 
 namespace tessera::fabric {
 #define GEN_PASS_DEF_VERIFYROUTES
 #include "tessera/Dialect/Fabric/Transforms/Passes.h.inc"
 } // namespace tessera::fabric
 
+using namespace tessera;
+using namespace tessera::fabric;
+
 namespace {
-struct VerifyRoutesPass : tessera::fabric::impl::VerifyRoutesBase<VerifyRoutesPass> {
-  void runOnOperation() override {}
+
+RoutePort toRoutePort(Direction direction) {
+  switch (direction) {
+  case Direction::West:
+    return RoutePort::West;
+  case Direction::East:
+    return RoutePort::East;
+  case Direction::South:
+    return RoutePort::South;
+  case Direction::North:
+    return RoutePort::North;
+  case Direction::Ramp:
+    return RoutePort::Ramp;
+  }
+  return RoutePort::Ramp;
+}
+
+// The dialect's direction sets use the color config word's bits.
+static_assert(static_cast<uint32_t>(DirectionSet::West) ==
+                  routePortBit(RoutePort::West) &&
+              static_cast<uint32_t>(DirectionSet::East) ==
+                  routePortBit(RoutePort::East) &&
+              static_cast<uint32_t>(DirectionSet::South) ==
+                  routePortBit(RoutePort::South) &&
+              static_cast<uint32_t>(DirectionSet::North) ==
+                  routePortBit(RoutePort::North) &&
+              static_cast<uint32_t>(DirectionSet::Ramp) ==
+                  routePortBit(RoutePort::Ramp));
+
+ColorRoute toColorRoute(ColorConfigOp config) {
+  ColorRoute route;
+  route.range = config.getRange();
+  route.color = static_cast<int64_t>(config.getColor());
+  route.rx = static_cast<uint8_t>(config.getRx());
+  route.tx = static_cast<uint8_t>(config.getTx());
+  for (SwitchPositionAttr position : config.getSwitchPositions())
+    route.positions.push_back({position.getSide() == RouteSide::Rx,
+                               toRoutePort(position.getDirection())});
+  route.setsCurrentPosition = config.getCurrentSwitchPos().has_value();
+  route.setsRingMode = config.getRingMode();
+  route.setsPopMode = config.getPopMode().has_value();
+  return route;
+}
+
+struct VerifyRoutesPass
+    : tessera::fabric::impl::VerifyRoutesBase<VerifyRoutesPass> {
+  void runOnOperation() override {
+    FabricOp fabric = getOperation();
+    llvm::ArrayRef<int64_t> dims = fabric.getDims();
+    llvm::ArrayRef<int64_t> offsets = fabric.getOffsets();
+    FabricGeometry geometry{dims[0], dims[1], offsets[0], offsets[1]};
+    const target::TargetModel &model =
+        target::TargetModel::get(csl::toTargetArch(fabric.getArch()));
+    std::span<const unsigned> reserved;
+    if (fabric.getMemcpy())
+      reserved = model.getMemcpyReservedColors();
+    RouteChecker checker(geometry, reserved);
+
+    bool failed = false;
+    for (ColorConfigOp config :
+         fabric.getBody().front().getOps<ColorConfigOp>()) {
+      for (const RouteProblem &problem : checker.check(toColorRoute(config))) {
+        config.emitError(problem.message);
+        failed = true;
+      }
+    }
+    if (failed)
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
 };
+
 } // namespace

@@ -12,11 +12,16 @@ include "mlir/Pass/PassBase.td"
 def VerifyRoutes : Pass<"tessera-verify-routes", "::tessera::fabric::FabricOp"> {
   let summary = "Check every PE's router configuration";
   let description = [{
-    Expands each `fabric.color_config` to the PEs it covers and checks the
-    per-PE router tables: no color enters a PE from two directions at once,
-    no route leaves the fabric, no user route uses a color the memcpy
-    infrastructure reserves, and switch settings come with positions. Each
-    error names the PE, the color and the source line of the route.
+    Checks each `fabric.color_config` on every PE it covers: no color is
+    received from more than one port at once (in the base route or any
+    switch position), no port sends off the fabric or receives from beyond
+    its edge, no route uses a color the memcpy infrastructure reserves when
+    the fabric has `memcpy`, and switch settings (`current_switch_pos`,
+    `ring_mode`, `pop_mode`) come with switch positions. Each error is
+    reported at the op (the `@set_color_config` call), names the first PE
+    and the color, and counts the other PEs of the range with the same
+    problem. The checks reason per range, not per PE. docs/Routing.md lists
+    the messages.
   }];
 }
 
