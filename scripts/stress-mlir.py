@@ -21,8 +21,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 loader = importlib.machinery.SourceFileLoader(
-    "examples_mlir", os.path.join(HERE, "examples-mlir.py"))
-spec = importlib.util.spec_from_loader("examples_mlir", loader)
+    "examples_cslc", os.path.join(HERE, "examples-cslc.py"))
+spec = importlib.util.spec_from_loader("examples_cslc", loader)
 examples = importlib.util.module_from_spec(spec)
 loader.exec_module(examples)
 

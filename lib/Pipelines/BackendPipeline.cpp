@@ -2,6 +2,8 @@
 
 #include "tessera/Pipelines/Backend.h"
 
+#include <limits>
+
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "tessera/Conversion/CSLToPE/CSLToPE.h"
 #include "tessera/Conversion/FabricToPE/FabricToPE.h"
@@ -17,13 +19,17 @@ void pipelines::buildBackendPipeline(OpPassManager &pm,
   pm.nest<fabric::FabricOp>().addPass(fabric::createVerifyRoutes());
   OpPassManager &program = pm.nest<csl::ProgramOp>();
   program.addPass(createSCFToControlFlowPass());
-  program.addPass(csl::createVerifyResources()); // XXX memcpy option
+  program.addPass(
+      csl::createVerifyResources(csl::VerifyResourcesOptions{options.memcpy}));
   program.addPass(csl::createAllocateMemory());
 }
 
 LogicalResult pipelines::lowerModule(ModuleOp module, CompiledFabric &result) {
   fabric::FabricOp fabricOp;
   llvm::StringMap<uint16_t> programIndex;
+  // Binaries by content: instances that differ only in params the code
+  // does not keep (memcpy's per-column values, say) share one file.
+  llvm::StringMap<uint16_t> byContent;
   bool failed = false;
   for (Operation &op : module.getBody()->getOperations()) {
     if (auto f = dyn_cast<fabric::FabricOp>(op)) {
@@ -44,6 +50,20 @@ LogicalResult pipelines::lowerModule(ModuleOp module, CompiledFabric &result) {
       continue;
     }
     compiled.stackBytes = stats.stackBytes;
+    std::vector<uint8_t> bytes = pe::writeProgram(compiled.binary);
+    auto [it, inserted] = byContent.try_emplace(
+        llvm::StringRef(reinterpret_cast<const char *>(bytes.data()),
+                        bytes.size()),
+        result.programs.size());
+    if (!inserted) {
+      programIndex[compiled.symbol] = it->second;
+      result.programs[it->second].instances.push_back(compiled.symbol);
+      continue;
+    }
+    if (result.programs.size() > std::numeric_limits<uint16_t>::max())
+      return emitError(program.getLoc())
+             << "more than 65,536 distinct program binaries";
+    compiled.instances.push_back(compiled.symbol);
     programIndex[compiled.symbol] = result.programs.size();
     result.fabric.programs.push_back(compiled.fileName);
     result.programs.push_back(std::move(compiled));

@@ -97,8 +97,12 @@ std::string pipelines::writeOutputDirectory(ModuleOp module,
   llvm::json::Array programs;
   for (const CompiledProgram &program : compiled.programs) {
     const pe::ProgramBinary &b = program.binary;
+    llvm::json::Array instances;
+    for (const std::string &instance : program.instances)
+      instances.push_back(instance);
     programs.push_back(llvm::json::Object{
         {"name", program.symbol},
+        {"instances", std::move(instances)},
         {"file", program.fileName},
         {"source", program.sourceFile},
         {"pes", program.numPEs},

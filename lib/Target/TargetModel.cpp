@@ -13,7 +13,11 @@ namespace {
 // queue 0 on WSE-2, queues 0 and 1 on WSE-3.
 constexpr unsigned memcpyColors[] = {21, 22, 23};
 constexpr unsigned memcpyTaskIDs[] = {27, 28, 30};
-constexpr unsigned wse2MemcpyQueues[] = {0};
+// WSE-2's memcpy owns input queue 0 only: public programs written for the
+// SDK (25-pt-stencil, histogram-torus) send through output queue 0 with
+// --memcpy, so the SDK cannot reserve it.
+constexpr unsigned wse2MemcpyInputQueues[] = {0};
+constexpr std::span<const unsigned> wse2MemcpyOutputQueues = {};
 constexpr unsigned wse3MemcpyQueues[] = {0, 1};
 } // namespace
 
@@ -39,8 +43,8 @@ const TargetModel
                           .hasColorSwap = true,
                           .hasFabricDSDPriority = false,
                           .hasQueueFlush = false,
-                          .memcpyReservedInputQueues = wse2MemcpyQueues,
-                          .memcpyReservedOutputQueues = wse2MemcpyQueues,
+                          .memcpyReservedInputQueues = wse2MemcpyInputQueues,
+                          .memcpyReservedOutputQueues = wse2MemcpyOutputQueues,
                       });
 
 const TargetModel

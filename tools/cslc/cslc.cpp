@@ -70,7 +70,11 @@ getInterpreterOptions(const CslcOptions &options) {
 
 /// Checks, allocates and lowers the verified module, then writes the output
 /// directory (or with --emit=pe prints each binary and the fabric file).
-int runBackend(const CslcOptions &options, mlir::ModuleOp module) {
+int runBackend(const CslcOptions &options, mlir::ModuleOp module,
+               llvm::SourceMgr &sourceMgr) {
+  // Backend errors and their notes print like the frontend's, with the
+  // source line.
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, module->getContext());
   mlir::PassManager pm(module->getContext());
   pipelines::BackendOptions backend;
   backend.memcpy = options.memcpy;
@@ -107,7 +111,8 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module) {
 /// Compiles every program instance of the layout into a csl.program linked
 /// from its fabric.instance, verifies the whole and prints the programs, then
 /// the fabric.
-int generatePrograms(const CslcOptions &options, mlir::MLIRContext &context,
+int generatePrograms(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
+                     mlir::MLIRContext &context,
                      frontend::sema::Interpreter &interp,
                      frontend::mlirgen::ProgramBuiltins &builtins,
                      frontend::elaboration::LayoutBuilder &layoutBuilder,
@@ -169,7 +174,7 @@ int generatePrograms(const CslcOptions &options, mlir::MLIRContext &context,
   }
   if (options.emit == EmitKind::Binary || options.emit == EmitKind::PE) {
     context.getDiagEngine().eraseHandler(handlerID);
-    return runBackend(options, *module);
+    return runBackend(options, *module, sourceMgr);
   }
   if (options.emit != EmitKind::MLIR)
     return 0;
@@ -228,6 +233,7 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
   fabricOptions.channels = options.channels;
   fabricOptions.westBuffer = options.widthWestBuf;
   fabricOptions.eastBuffer = options.widthEastBuf;
+  fabricOptions.sourceMgr = &sourceMgr;
   auto [width, height] = *layout.rectangle;
   if (llvm::Error error =
           elab::computeGeometry(width, height, fabricOptions).takeError())
@@ -244,7 +250,7 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
     (*fabricOp)->print(llvm::outs());
     return 0;
   }
-  return generatePrograms(options, context, interp, programBuiltins,
+  return generatePrograms(options, sourceMgr, context, interp, programBuiltins,
                           layoutBuilder,
                           layout, fabricOptions, std::move(*fabricOp));
 }

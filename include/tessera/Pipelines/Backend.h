@@ -27,9 +27,11 @@ struct BackendOptions {
 void buildBackendPipeline(mlir::OpPassManager &pm,
                           const BackendOptions &options);
 
-/// One program binary with what out.json reports about it.
+/// One program binary with what out.json reports about it. Programs whose
+/// binaries come out byte for byte the same share one.
 struct CompiledProgram {
-  std::string symbol;     ///< the csl.program's symbol
+  std::string symbol;     ///< the first csl.program lowered to it
+  std::vector<std::string> instances; ///< every csl.program that shares it
   std::string fileName;   ///< relative to the output directory
   std::string sourceFile; ///< the .csl file it was compiled from
   uint32_t stackBytes = 0;

@@ -159,6 +159,26 @@ public:
   /// operation.
   bool hasFabricDSDPriority() const { return facts.hasFabricDSDPriority; }
   bool hasDSDOpPriority() const { return !facts.hasFabricDSDPriority; }
+  /// Registers in each DSR file (dest, src0, src1); the real counts are not
+  /// public, so this is Tessera's ISA choice (docs/ISA.md).
+  static constexpr unsigned getNumDSRsPerFile() { return 16; }
+  static constexpr unsigned getNumDSRFiles() { return 3; }
+  /// Hardware FIFO slots of a PE (`@allocate_fifo`), also an ISA choice.
+  static constexpr unsigned getNumFIFOs() { return 8; }
+
+  //===--------------------------------------------------------------------===//
+  // Memory
+  //===--------------------------------------------------------------------===//
+
+  /// Pointers are 16-bit byte addresses (reference 7.20).
+  static constexpr unsigned getPointerBytes() { return 2; }
+  /// A handle (color, queue, task or microthread ID, DSR) stored in memory
+  /// is a 16-bit number.
+  static constexpr unsigned getHandleBytes() { return 2; }
+  /// A DSD variable is a slot holding a descriptor image that `dsr.ld` and
+  /// `dsr.st` move whole (docs/ISA.md).
+  static constexpr unsigned getDSDSlotBytes() { return 32; }
+  static constexpr unsigned getDSDSlotAlignment() { return 4; }
 
   //===--------------------------------------------------------------------===//
   // Router

@@ -16,7 +16,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "tessera/Dialect/CSL/IR/CSLTarget.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "tessera/Dialect/CSL/Transforms/MemoryAllocator.h"
+#include "tessera/Dialect/CSL/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace tessera;
@@ -31,8 +31,8 @@ LogicalResult initContext(ProgramContext &ctx,
   csl::ProgramOp program = ctx.program;
   std::array<llvm::SmallSet<int64_t, 16>, 3> usedDSRs;
   for (Operation &op : program.getBody().front()) {
-    if (isa<memref::GlobalOp, csl::PointerGlobalOp, csl::DSDGlobalOp>(op)) {
-      auto address = op.getAttrOfType<IntegerAttr>("csl.address");
+    if (csl::isMemoryGlobal(&op)) {
+      auto address = op.getAttrOfType<IntegerAttr>(csl::kAddressAttrName);
       StringRef name =
           op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName())
               .getValue();

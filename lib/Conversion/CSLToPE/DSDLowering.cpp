@@ -507,6 +507,8 @@ LogicalResult FunctionLowering::lowerCSL(Operation *op, bool &handled) {
       return failure();
     if (!options->isDefault())
       emit(Opcode::DsrOptions, {Operand::dsr(file, *id)}, loc, *options);
+    if (l.getSaveAddress())
+      emit(Opcode::DsrSaveAddress, {Operand::dsr(file, *id)}, loc);
     return success();
   }
   if (auto s = dyn_cast<csl::StoreDSDOp>(op)) {

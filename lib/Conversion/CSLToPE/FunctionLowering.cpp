@@ -9,6 +9,8 @@
 #include "FunctionLowering.h"
 #include "LoweringUtils.h"
 
+#include "tessera/Dialect/CSL/Transforms/MemoryAllocator.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -211,7 +213,7 @@ LogicalResult FunctionLowering::finishFrame() {
   frameSize = (frameSize + 3) & ~3u;
   if (frameSize > 32767)
     return emitError(mf.loc) << "'" << mf.symbol << "' needs a stack frame of "
-                             << formatBytes(frameSize)
+                             << csl::formatBytes(frameSize)
                              << " bytes; at most 32,767 are supported";
   mf.frameBytes = frameSize;
   if (prologueIndex != ~size_t(0)) {
@@ -283,6 +285,9 @@ LogicalResult FunctionLowering::planRegion(Region &region) {
     for (Operation &op : block) {
       if (failed(planConstant(&op)))
         return failure();
+      if (auto load = dyn_cast<csl::LoadDSDOp>(op);
+          load && !isStableLoad(load, position))
+        locs[load.getResult()] = {LocKind::DescSlot, allocFrame(32, 4)};
       if (isConstLike(&op) || isRecipe(&op))
         continue;
       for (Value result : op.getResults()) {
@@ -320,6 +325,33 @@ LogicalResult FunctionLowering::planRegion(Region &region) {
     }
   }
   return success();
+}
+
+/// Whether rebuilding a loaded DSD variable where it is used gives the value
+/// it had at the load: every use in the same block, with no store to the
+/// variable and no call in between.
+bool FunctionLowering::isStableLoad(
+    csl::LoadDSDOp load,
+    const llvm::DenseMap<Operation *, unsigned> &position) const {
+  Block *block = load->getBlock();
+  llvm::SmallVector<Operation *, 8> users;
+  collectUses(load.getResult(), users);
+  unsigned last = position.lookup(load);
+  for (Operation *user : users) {
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    if (!inBlock)
+      return false;
+    last = std::max(last, position.lookup(inBlock));
+  }
+  for (Operation *op = load->getNextNode(); op && position.lookup(op) < last;
+       op = op->getNextNode()) {
+    if (isa<func::CallOp, csl::MapOp>(op))
+      return false;
+    if (auto store = dyn_cast<csl::StoreDSDOp>(op);
+        store && store.getGlobal() == load.getGlobal())
+      return false;
+  }
+  return true;
 }
 
 LogicalResult FunctionLowering::planConstant(Operation *op) {
@@ -486,6 +518,23 @@ LogicalResult FunctionLowering::lowerRegion(Region &region) {
 }
 
 LogicalResult FunctionLowering::lowerOp(Operation *op) {
+  // A loaded DSD variable that may change before its uses is copied now.
+  if (auto load = dyn_cast<csl::LoadDSDOp>(op);
+      load && locs.lookup(load.getResult()).kind == LocKind::DescSlot) {
+    unsigned dsr = ctx.scratchDSRs[0].front();
+    unsigned r = scratch();
+    loadImm(r, ctx.globalAddress.lookup(load.getGlobal()), op->getLoc());
+    emit(Opcode::DsrLoad,
+         {Operand::dsr(pe::OperandMode::DestDSR, dsr), Operand::reg(r),
+          Operand::imm(0)},
+         op->getLoc());
+    emit(Opcode::DsrStore,
+         {Operand::dsr(pe::OperandMode::DestDSR, dsr),
+          Operand::reg(pe::StackRegister),
+          Operand::imm(locs.lookup(load.getResult()).value + spAdjust)},
+         op->getLoc());
+    return success();
+  }
   if (isConstLike(op) || isRecipe(op))
     return success();
   for (Type t : op->getResultTypes())
@@ -694,6 +743,19 @@ LogicalResult FunctionLowering::lowerCall(Operation *op, StringRef callee,
     ValueLoc l = locs.lookup(args[i]);
     if (!dsdSlots[i] && l.kind == LocKind::Reg)
       continue;
+    // Straight into the argument register: it is no other argument's
+    // source any more.
+    if (!dsdSlots[i] && l.kind == LocKind::Const) {
+      loadImm(i, l.value, loc);
+      continue;
+    }
+    if (!dsdSlots[i] && l.kind == LocKind::Frame) {
+      emit(Opcode::Ld32,
+           {Operand::reg(i), Operand::reg(pe::StackRegister),
+            Operand::imm(l.value + spAdjust)},
+           loc);
+      continue;
+    }
     nextScratch = FirstScratch;
     unsigned r = argValue(i);
     emit(Opcode::Mov, {Operand::reg(i), Operand::reg(r)}, loc);

@@ -62,6 +62,9 @@ private:
       mlir::Location loc);
   mlir::LogicalResult planRegion(mlir::Region &region);
   mlir::LogicalResult planConstant(mlir::Operation *op);
+  bool isStableLoad(
+      csl::LoadDSDOp load,
+      const llvm::DenseMap<mlir::Operation *, unsigned> &position) const;
   uint32_t allocFrame(uint32_t bytes, uint32_t align);
   mlir::LogicalResult assignBlock(mlir::Block &block);
   mlir::LogicalResult lowerRegion(mlir::Region &region);

@@ -20,6 +20,8 @@ unsigned tessera::lowering::getBitWidth(Type type) {
 unsigned tessera::lowering::getStorageBytes(Type type) {
   if (type.isIndex())
     return 4;
+  if (isa<tessera::csl::DSDType>(type))
+    return 32; // a descriptor slot, as tessera-allocate-memory counts it
   if (type.isIntOrFloat())
     return std::max(1u, type.getIntOrFloatBitWidth() / 8);
   return 2;
@@ -50,14 +52,4 @@ LogicalResult tessera::lowering::checkRunTimeType(Type type, Location loc) {
                           << " are not supported by this cslc (registers "
                              "hold 32 bits)";
   return success();
-}
-
-std::string tessera::lowering::formatBytes(uint64_t bytes) {
-  std::string digits = std::to_string(bytes), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0)
-      out += ',';
-    out += digits[i];
-  }
-  return out;
 }

@@ -22,8 +22,6 @@ unsigned getStorageBytes(mlir::Type type);
 std::optional<int64_t> getConstantBits(mlir::Attribute value);
 /// Fails with a diagnostic for types no register can hold (64-bit values).
 mlir::LogicalResult checkRunTimeType(mlir::Type type, mlir::Location loc);
-/// 51200 -> "51,200".
-std::string formatBytes(uint64_t bytes);
 
 } // namespace tessera::lowering
 

@@ -24,6 +24,8 @@ FunctionLowering::elementAddress(Value memref, ValueRange indices,
   auto type = dyn_cast<MemRefType>(memref.getType());
   if (!type)
     return emitError(loc) << "expected a memref";
+  if (isa<csl::DSDType>(type.getElementType()))
+    return emitError(loc) << "arrays of DSDs are not supported by this cslc";
   unsigned bytes = getStorageBytes(type.getElementType());
   // Row-major strides in bytes; a dynamic extent is allowed only outermost.
   llvm::SmallVector<int64_t> strides(type.getRank(), bytes);

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "tessera/Dialect/CSL/IR/CSLTarget.h"
 #include "tessera/Dialect/CSL/Transforms/MemoryAllocator.h"
+#include "tessera/Dialect/CSL/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace tessera;
@@ -86,17 +87,6 @@ LogicalResult writeInitialValue(memref::GlobalOp global,
   return success();
 }
 
-/// Bytes and alignment of a global, as tessera-allocate-memory counts them.
-uint32_t globalBytes(Operation &op) {
-  if (auto g = dyn_cast<memref::GlobalOp>(op)) {
-    auto type = g.getType();
-    return getStorageBytes(type.getElementType()) * type.getNumElements();
-  }
-  if (isa<csl::PointerGlobalOp>(op))
-    return 2;
-  return 32; // a DSD variable: one descriptor slot
-}
-
 } // namespace
 
 LogicalResult lowering::assembleProgram(
@@ -109,27 +99,27 @@ LogicalResult lowering::assembleProgram(
   // Data first (addresses from tessera-allocate-memory), then code.
   std::vector<csl::MemoryPiece> pieces;
   std::vector<Operation *> pieceOps;
-  uint32_t dataEnd = 0, bssEnd = 0;
-  if (auto a = program->getAttrOfType<IntegerAttr>("csl.data_end"))
-    dataEnd = a.getInt();
   for (Operation &op : program.getBody().front()) {
-    if (!isa<memref::GlobalOp, csl::PointerGlobalOp, csl::DSDGlobalOp>(op))
+    if (!csl::isMemoryGlobal(&op))
       continue;
-    uint32_t address = op.getAttrOfType<IntegerAttr>("csl.address").getInt();
-    uint32_t bytes = globalBytes(op);
-    bssEnd = std::max(bssEnd, address + bytes);
-    StringRef name =
-        op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName())
-            .getValue();
-    pieces.push_back({name.str(),
-                      address < dataEnd ? csl::MemoryPieceKind::InitializedData
-                                        : csl::MemoryPieceKind::ZeroData,
-                      bytes, 1});
+    FailureOr<csl::MemoryPiece> piece = csl::getGlobalMemoryPiece(&op);
+    if (failed(piece))
+      return failure();
+    pieces.push_back(*piece);
     pieceOps.push_back(&op);
   }
-  if (auto a = program->getAttrOfType<IntegerAttr>("csl.bss_end"))
-    bssEnd = std::max<uint32_t>(bssEnd, a.getInt());
-  dataEnd = std::min(dataEnd, bssEnd);
+  auto endAttr = [&](StringRef name) -> std::optional<uint32_t> {
+    if (auto a = program->getAttrOfType<IntegerAttr>(name))
+      return a.getInt();
+    return std::nullopt;
+  };
+  std::optional<uint32_t> dataEndAttr = endAttr(csl::kDataEndAttrName);
+  std::optional<uint32_t> bssEndAttr = endAttr(csl::kBssEndAttrName);
+  if (!dataEndAttr || !bssEndAttr)
+    return emitError(program.getLoc())
+           << "program '" << program.getSymName()
+           << "' has no memory layout (run tessera-allocate-memory first)";
+  uint32_t dataEnd = *dataEndAttr, bssEnd = *bssEndAttr;
   uint32_t codeBegin = (bssEnd + 1) & ~1u;
 
   // Addresses of every instruction and function.
@@ -152,40 +142,28 @@ LogicalResult lowering::assembleProgram(
   }
   uint32_t codeBytes = pc - codeBegin;
 
-  // Memory budget: data, code and stack must all fit.
+  // Memory budget: the allocator lays out data, code and stack together,
+  // and names the largest pieces when they do not fit.
   pieces.push_back({"code", csl::MemoryPieceKind::Code, codeBytes, 2});
-  pieces.push_back({"stack", csl::MemoryPieceKind::Stack, stackBytes, 4});
-  uint32_t needed = codeBegin + codeBytes + ((stackBytes + 3) & ~3u);
-  if (needed > capacity) {
-    // List the largest pieces, as tessera-allocate-memory does.
-    std::vector<size_t> order(pieces.size());
-    for (size_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return pieces[a].bytes > pieces[b].bytes;
-    });
-    std::string list;
-    for (size_t k = 0; k < std::min<size_t>(5, order.size()); ++k) {
-      const csl::MemoryPiece &p = pieces[order[k]];
-      if (k)
-        list += ", ";
-      bool named = p.kind != csl::MemoryPieceKind::Code &&
-                   p.kind != csl::MemoryPieceKind::Stack;
-      list += (named ? "'" + p.name + "'" : p.name) + " " +
-              formatBytes(p.bytes) + " bytes";
-    }
+  pieces.push_back({"stack", csl::MemoryPieceKind::Stack, stackBytes,
+                    csl::MemoryAllocator::getStackAlignment()});
+  csl::MemoryLayout layout;
+  if (std::optional<csl::MemoryOverflow> overflow =
+          csl::MemoryAllocator(capacity).allocate(pieces, layout)) {
     InFlightDiagnostic diag = emitError(program.getLoc())
-                              << "program '" << program.getSymName()
-                              << "' needs " << formatBytes(needed)
-                              << " bytes of " << formatBytes(capacity)
-                              << "; largest: " << list;
-    for (size_t k = 0; k < std::min<size_t>(5, order.size()); ++k)
-      if (order[k] < pieceOps.size())
-        diag.attachNote(pieceOps[order[k]]->getLoc())
-            << "'" << pieces[order[k]].name << "' takes "
-            << formatBytes(pieces[order[k]].bytes) << " bytes";
+                              << "program '" << program.getSymName() << "' "
+                              << overflow->message;
+    for (size_t index : overflow->largest)
+      if (index < pieceOps.size())
+        diag.attachNote(pieceOps[index]->getLoc())
+            << "'" << pieces[index].name << "' takes "
+            << csl::formatBytes(pieces[index].bytes) << " bytes";
     return diag;
   }
+  if (layout.codeBegin != codeBegin)
+    return emitError(program.getLoc())
+           << "internal error: the code moved from " << codeBegin << " to "
+           << layout.codeBegin << " in the final layout";
 
   // Encode, resolving fixups, and record source lines.
   binary = {};

@@ -66,7 +66,9 @@ namespace {
 
 class FabricBuilder {
 public:
-  FabricBuilder(mlir::MLIRContext &context) : builder(&context) {}
+  FabricBuilder(mlir::MLIRContext &context, const llvm::SourceMgr *sourceMgr)
+      : builder(&context), sourceMgr(sourceMgr) {}
+  mlir::Location getLocation(llvm::SMLoc at);
 
   mlir::Attribute toAttr(const Value &v);
   mlir::Type toType(const sema::Type *type);
@@ -77,6 +79,7 @@ public:
                       const ColorConfig &config);
 
   mlir::OpBuilder builder;
+  const llvm::SourceMgr *sourceMgr;
   mlir::Location loc = builder.getUnknownLoc();
 };
 
@@ -198,6 +201,17 @@ FabricBuilder::toSwitch(const std::optional<SwitchPosition> &p) {
                                          toDirection(p->direction));
 }
 
+mlir::Location FabricBuilder::getLocation(llvm::SMLoc at) {
+  unsigned buffer =
+      sourceMgr && at.isValid() ? sourceMgr->FindBufferContainingLoc(at) : 0;
+  if (!buffer)
+    return loc;
+  auto [line, column] = sourceMgr->getLineAndColumn(at, buffer);
+  return mlir::FileLineColLoc::get(
+      builder.getContext(),
+      sourceMgr->getMemoryBuffer(buffer)->getBufferIdentifier(), line, column);
+}
+
 void FabricBuilder::addColorConfig(int64_t color, const ValueRect &rect,
                                    const ColorConfig &c) {
   mlir::DenseI64ArrayAttr size;
@@ -221,7 +235,7 @@ void FabricBuilder::addColorConfig(int64_t color, const ValueRect &rect,
                                             f.countControl, f.fastMode);
   }
   fabric::ColorConfigOp::create(
-      builder, loc, static_cast<uint64_t>(color), {rect.x, rect.y}, size,
+      builder, getLocation(c.loc), static_cast<uint64_t>(color), {rect.x, rect.y}, size,
       /*step=*/{}, toDirections(c.rx), toDirections(c.tx), toSwitch(c.pos1),
       toSwitch(c.pos2), toSwitch(c.pos3), current, c.ringMode, popMode, filter,
       c.teardown, c.colorSwapX, c.colorSwapY);
@@ -257,7 +271,7 @@ elaboration::generateFabric(mlir::MLIRContext &context,
     return geometry.takeError();
 
   context.loadDialect<fabric::FabricDialect, csl::CSLDialect>();
-  FabricBuilder b(context);
+  FabricBuilder b(context, options.sourceMgr);
   csl::Arch arch =
       options.arch == target::Arch::WSE3 ? csl::Arch::WSE3 : csl::Arch::WSE2;
   mlir::OwningOpRef<fabric::FabricOp> fabricOp = fabric::FabricOp::create(

@@ -298,6 +298,7 @@ LayoutBuilder::colorAndConfigArgs(sema::BuiltinArgs &args, unsigned colorArg) {
       parseColorConfig(diags, *config, configLoc);
   if (!parsed)
     return std::nullopt;
+  parsed->loc = args.getCall().getLoc();
   if ((parsed->colorSwapX || parsed->colorSwapY) && !model.hasColorSwap()) {
     diags.error(configLoc, "color swap is not available on '" +
                                llvm::StringRef(model.getName()) + "'");

@@ -841,6 +841,12 @@ std::vector<sema::ModuleInstance *> ProgramGenerator::findNewImports() {
 }
 
 bool ProgramGenerator::run() {
+  // Diagnostics about the whole program (its memory) point at its file.
+  if (unsigned buffer = root.getFile().bufferID)
+    program->setLoc(mlir::FileLineColLoc::get(
+        &ctx,
+        diags.getSourceMgr().getMemoryBuffer(buffer)->getBufferIdentifier(),
+        1, 1));
   if (!addModule(root) || !drainFunctions())
     return false;
   // Lowering code may import more modules; each brings its comptime blocks.

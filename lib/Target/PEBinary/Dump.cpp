@@ -3,6 +3,7 @@
 #include "tessera/Target/PEBinary/Dump.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <sstream>
 
 using namespace tessera;
@@ -134,6 +135,17 @@ std::string pe::dumpProgram(const ProgramBinary &program) {
         os << "  call " << hex(a.value) << "\n";
         break;
       }
+    }
+  }
+  if (!program.data.empty()) {
+    // Initial values, 16 bytes a line.
+    os << "\ndata:\n";
+    static const char *const digits = "0123456789abcdef";
+    for (size_t i = 0; i < program.data.size(); i += 16) {
+      os << "  " << hex(program.dataAddress + i) << ":";
+      for (size_t j = i; j < std::min(i + 16, program.data.size()); ++j)
+        os << ' ' << digits[program.data[j] >> 4] << digits[program.data[j] & 15];
+      os << "\n";
     }
   }
   os << "\ncode:\n";

@@ -53,6 +53,8 @@ TEST_CASE("a program listing shows tables and code with source lines",
                           "  output 1 color 5\n"
                           "\nstart-up:\n"
                           "  block iq 3\n"
+                          "\ndata:\n"
+                          "  0x2000: 00 00 80 3f\n"
                           "\ncode:\n"
                           "  0x0100: movi r1, -7 ; pe.csl:12:3\n"
                           "  0x0104: activate 10 ; pe.csl:13:5\n"

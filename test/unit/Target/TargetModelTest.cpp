@@ -125,8 +125,7 @@ TEST_CASE("memcpy reservations and footprint", "[target]") {
   }
   CHECK(asVector(wse2.getMemcpyReservedInputQueues()) ==
         std::vector<unsigned>{0});
-  CHECK(asVector(wse2.getMemcpyReservedOutputQueues()) ==
-        std::vector<unsigned>{0});
+  CHECK(asVector(wse2.getMemcpyReservedOutputQueues()).empty());
   CHECK(asVector(wse3.getMemcpyReservedInputQueues()) ==
         std::vector<unsigned>{0, 1});
   CHECK(asVector(wse3.getMemcpyReservedOutputQueues()) ==
@@ -137,4 +136,21 @@ TEST_CASE("memcpy reservations and footprint", "[target]") {
   CHECK(margins.north == 1);
   CHECK(margins.west + margins.east == 7);
   CHECK(margins.north + margins.south == 2);
+}
+
+TEST_CASE("DSR files and FIFO slots of the ISA", "[target]") {
+  CHECK(TargetModel::getNumDSRsPerFile() == 16);
+  CHECK(TargetModel::getNumDSRFiles() == 3);
+  CHECK(TargetModel::getNumFIFOs() == 8);
+}
+
+TEST_CASE("sizes of values in PE memory", "[target]") {
+  CHECK(TargetModel::getPointerBytes() == 2);
+  CHECK(TargetModel::getHandleBytes() == 2);
+  CHECK(TargetModel::getDSDSlotBytes() == 32);
+  CHECK(TargetModel::getDSDSlotAlignment() == 4);
+  // A 16-bit pointer reaches every byte of PE memory.
+  for (Arch arch : {Arch::WSE2, Arch::WSE3})
+    CHECK(TargetModel::get(arch).getPEMemoryBytes() <=
+          (1u << (8 * TargetModel::getPointerBytes())));
 }

@@ -16,6 +16,7 @@
 #include "tessera/Target/TargetModel.h"
 
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/Error.h"
 
 namespace tessera::frontend::elaboration {
@@ -33,6 +34,9 @@ struct FabricOptions {
   /// columns and the rectangle; memcpy only.
   int64_t westBuffer = 0;
   int64_t eastBuffer = 0;
+  /// Turns the layout's source locations into op locations; without it
+  /// ops have unknown locations.
+  const llvm::SourceMgr *sourceMgr = nullptr;
 };
 
 struct FabricGeometry {

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <optional>
 #include <string>
 #include <vector>
@@ -106,7 +107,20 @@ struct ColorConfig {
   std::optional<RangeFilter> rangeFilter;
   std::optional<CounterFilter> counterFilter;
   bool teardown = false;
-  bool operator==(const ColorConfig &) const = default;
+  /// The @set_color_config call, where route errors point; configs made by
+  /// different calls stay distinct.
+  llvm::SMLoc loc;
+  bool operator==(const ColorConfig &other) const {
+    return std::tie(rx, tx, colorSwapX, colorSwapY, pos1, pos2, pos3,
+                    currentSwitchPos, ringMode, popMode, rangeFilter,
+                    counterFilter, teardown) ==
+               std::tie(other.rx, other.tx, other.colorSwapX, other.colorSwapY,
+                        other.pos1, other.pos2, other.pos3,
+                        other.currentSwitchPos, other.ringMode, other.popMode,
+                        other.rangeFilter, other.counterFilter,
+                        other.teardown) &&
+           loc.getPointer() == other.loc.getPointer();
+  }
 };
 
 /// A distinct (file, params) pair of `@set_tile_code`.
