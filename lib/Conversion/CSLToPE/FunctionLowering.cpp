@@ -540,15 +540,18 @@ LogicalResult FunctionLowering::lowerOp(Operation *op) {
   for (Type t : op->getResultTypes())
     if (failed(checkRunTimeType(t, op->getLoc())))
       return failure();
-  bool handled = false;
-  if (failed(lowerControl(op, handled)) || handled)
-    return failure(!handled);
-  if (failed(lowerArith(op, handled)) || handled)
-    return failure(!handled);
-  if (failed(lowerMemRef(op, handled)) || handled)
-    return failure(!handled);
-  if (failed(lowerCSL(op, handled)) || handled)
-    return failure(!handled);
+  // Each family reports whether the op was its own; the first that owns it
+  // decides.
+  using Family = LogicalResult (FunctionLowering::*)(Operation *, bool &);
+  for (Family family :
+       {&FunctionLowering::lowerControl, &FunctionLowering::lowerArith,
+        &FunctionLowering::lowerMemRef, &FunctionLowering::lowerCSL}) {
+    bool handled = false;
+    if (failed((this->*family)(op, handled)))
+      return failure();
+    if (handled)
+      return success();
+  }
   return emitError(op->getLoc())
          << "'" << op->getName()
          << "' cannot be lowered to the PE instruction set yet";

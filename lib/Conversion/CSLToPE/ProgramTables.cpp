@@ -280,6 +280,23 @@ LogicalResult lowering::assembleProgram(
     }
   }
 
+  // Teardown handlers: function symbols the loader looks up by name
+  // (docs/CodeGen.md), since the binary has no table of their own.
+  for (Operation &op : program.getBody().front()) {
+    auto t = dyn_cast<csl::SetTeardownHandlerOp>(op);
+    if (!t)
+      continue;
+    auto it = functionAddress.find(t.getHandler());
+    if (it == functionAddress.end())
+      return emitError(t.getLoc()) << "teardown handler '" << t.getHandler()
+                                   << "' is not a function of this program";
+    pe::Symbol symbol;
+    symbol.name = ("__teardown_handler." + llvm::Twine(t.getColor())).str();
+    symbol.kind = pe::SymbolKind::Function;
+    symbol.address = it->second;
+    binary.symbols.push_back(std::move(symbol));
+  }
+
   // Exported symbols; exported functions are the host's entry points.
   for (Operation &op : program.getBody().front()) {
     auto e = dyn_cast<csl::ExportOp>(op);
