@@ -12,6 +12,7 @@ with tessera-objdump.
 
 usage: scripts/examples-cslc.py CHECKOUT [--cslc build/bin/cslc]
            [--arch wse3] [--emit mlir|binary] [--out DIR]
+           [--only tutorials|benchmarks]
 """
 import argparse
 import os
@@ -70,12 +71,14 @@ def main():
     parser.add_argument("--arch", default="wse3")
     parser.add_argument("--emit", choices=["mlir", "binary"], default="mlir")
     parser.add_argument("--out")
+    parser.add_argument("--only", choices=["tutorials", "benchmarks"])
     options = parser.parse_args()
     cslc = os.path.abspath(options.cslc)
     objdump = os.path.join(os.path.dirname(cslc), "tessera-objdump")
     out_root = options.out or tempfile.mkdtemp(prefix="examples-cslc-")
     passed = failed = 0
-    for group in ("tutorials", "benchmarks"):
+    groups = [options.only] if options.only else ["tutorials", "benchmarks"]
+    for group in groups:
         root = os.path.join(options.checkout, group)
         for name in sorted(os.listdir(root)) if os.path.isdir(root) else []:
             example = os.path.join(root, name)

@@ -5,6 +5,8 @@
 #include <limits>
 
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Threading.h"
 #include "tessera/Conversion/CSLToPE/CSLToPE.h"
 #include "tessera/Conversion/FabricToPE/FabricToPE.h"
 #include "tessera/Dialect/CSL/Transforms/Passes.h"
@@ -30,30 +32,44 @@ LogicalResult pipelines::lowerModule(ModuleOp module, CompiledFabric &result) {
   // Binaries by content: instances that differ only in params the code
   // does not keep (memcpy's per-column values, say) share one file.
   llvm::StringMap<uint16_t> byContent;
-  bool failed = false;
+  llvm::SmallVector<csl::ProgramOp> programs;
   for (Operation &op : module.getBody()->getOperations()) {
-    if (auto f = dyn_cast<fabric::FabricOp>(op)) {
+    if (auto f = dyn_cast<fabric::FabricOp>(op))
       fabricOp = f;
-      continue;
-    }
-    auto program = dyn_cast<csl::ProgramOp>(op);
-    if (!program)
-      continue;
-    CompiledProgram compiled;
-    compiled.symbol = program.getSymName().str();
-    compiled.fileName = "bin/" + compiled.symbol + ".tpeb";
-    if (program.getFile())
-      compiled.sourceFile = program.getFile()->str();
-    LoweringStats stats;
-    if (mlir::failed(lowerProgramToPE(program, compiled.binary, &stats))) {
-      failed = true;
-      continue;
-    }
-    compiled.stackBytes = stats.stackBytes;
-    std::vector<uint8_t> bytes = pe::writeProgram(compiled.binary);
+    else if (auto program = dyn_cast<csl::ProgramOp>(op))
+      programs.push_back(program);
+  }
+  // Programs lower independently, so in parallel; the results are then
+  // taken in program order, which keeps the output deterministic.
+  std::vector<CompiledProgram> lowered(programs.size());
+  std::vector<std::vector<uint8_t>> images(programs.size());
+  // Diagnostics come out in program order too.
+  ParallelDiagnosticHandler diagnostics(module.getContext());
+  bool failed = mlir::failed(mlir::failableParallelForEachN(
+      module.getContext(), 0, programs.size(), [&](size_t i) {
+        diagnostics.setOrderIDForThread(i);
+        csl::ProgramOp program = programs[i];
+        CompiledProgram &compiled = lowered[i];
+        compiled.symbol = program.getSymName().str();
+        compiled.fileName = "bin/" + compiled.symbol + ".tpeb";
+        if (program.getFile())
+          compiled.sourceFile = program.getFile()->str();
+        LoweringStats stats;
+        if (mlir::failed(lowerProgramToPE(program, compiled.binary, &stats))) {
+          diagnostics.eraseOrderIDForThread();
+          return failure();
+        }
+        compiled.stackBytes = stats.stackBytes;
+        images[i] = pe::writeProgram(compiled.binary);
+        diagnostics.eraseOrderIDForThread();
+        return success();
+      }));
+  if (failed)
+    return failure();
+  for (auto [i, compiled] : llvm::enumerate(lowered)) {
     auto [it, inserted] = byContent.try_emplace(
-        llvm::StringRef(reinterpret_cast<const char *>(bytes.data()),
-                        bytes.size()),
+        llvm::StringRef(reinterpret_cast<const char *>(images[i].data()),
+                        images[i].size()),
         result.programs.size());
     if (!inserted) {
       programIndex[compiled.symbol] = it->second;
@@ -61,15 +77,13 @@ LogicalResult pipelines::lowerModule(ModuleOp module, CompiledFabric &result) {
       continue;
     }
     if (result.programs.size() > std::numeric_limits<uint16_t>::max())
-      return emitError(program.getLoc())
+      return emitError(programs[i].getLoc())
              << "more than 65,536 distinct program binaries";
     compiled.instances.push_back(compiled.symbol);
     programIndex[compiled.symbol] = result.programs.size();
     result.fabric.programs.push_back(compiled.fileName);
     result.programs.push_back(std::move(compiled));
   }
-  if (failed)
-    return failure();
   if (!fabricOp)
     return emitError(module.getLoc()) << "the module has no fabric.fabric";
   if (mlir::failed(buildFabricFile(fabricOp, programIndex, result.fabric)))

@@ -76,6 +76,9 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module,
   // source line.
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, module->getContext());
   mlir::PassManager pm(module->getContext());
+  // The module was verified after generation; the passes keep it valid
+  // (tessera-opt runs them with verification), so do not verify it again.
+  pm.enableVerifier(false);
   pipelines::BackendOptions backend;
   backend.memcpy = options.memcpy;
   pipelines::buildBackendPipeline(pm, backend);

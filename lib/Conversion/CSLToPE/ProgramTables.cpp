@@ -123,8 +123,11 @@ LogicalResult lowering::assembleProgram(
   uint32_t codeBegin = (bssEnd + 1) & ~1u;
 
   // Addresses of every instruction and function.
+  // Instructions without a fixup are encoded once, here; their words are
+  // copied below (the placeholder of a fixup has the final value's size).
   llvm::StringMap<uint32_t> functionAddress;
   std::vector<std::vector<uint32_t>> instAddress(functions.size());
+  std::vector<uint16_t> encoded;
   uint32_t pc = codeBegin;
   for (auto [f, mf] : llvm::enumerate(functions)) {
     functionAddress[mf->symbol] = pc;
@@ -132,11 +135,12 @@ LogicalResult lowering::assembleProgram(
       instAddress[f].push_back(pc);
       if (mi.deleted)
         continue;
-      size_t words = pe::encodedSize(mi.inst);
-      if (!words)
+      size_t before = encoded.size();
+      if (std::optional<pe::ISAError> error = pe::encode(mi.inst, encoded))
         return emitError(mi.loc) << "internal error: cannot encode '"
-                                 << pe::format(mi.inst) << "'";
-      pc += 2 * words;
+                                 << pe::format(mi.inst)
+                                 << "': " << error->message;
+      pc += 2 * (encoded.size() - before);
     }
     instAddress[f].push_back(pc); // labels at the end of the function
   }
@@ -170,10 +174,34 @@ LogicalResult lowering::assembleProgram(
   binary.arch = csl::toTargetArch(program.getArch());
   binary.codeAddress = codeBegin;
   llvm::StringMap<uint16_t> fileIndex;
+  // One line entry where the source position changes.
+  auto recordLine = [&](const MachineInst &mi, uint32_t address) {
+    std::optional<FileLineColLoc> l = fileLocation(mi.loc);
+    if (!l)
+      return;
+    auto [it, inserted] = fileIndex.try_emplace(l->getFilename().getValue(),
+                                                binary.files.size());
+    if (inserted)
+      binary.files.push_back(l->getFilename().str());
+    pe::LineEntry entry{static_cast<uint16_t>(address), it->second,
+                        l->getLine(), static_cast<uint16_t>(l->getColumn())};
+    if (binary.lines.empty() || binary.lines.back().file != entry.file ||
+        binary.lines.back().line != entry.line ||
+        binary.lines.back().column != entry.column)
+      binary.lines.push_back(entry);
+  };
   for (auto [f, mf] : llvm::enumerate(functions)) {
     for (auto [i, mi] : llvm::enumerate(mf->insts)) {
       if (mi.deleted)
         continue;
+      size_t offset = (instAddress[f][i] - codeBegin) / 2;
+      size_t words = (instAddress[f][i + 1] - instAddress[f][i]) / 2;
+      if (mi.fixup.kind == Fixup::Kind::None) {
+        binary.code.insert(binary.code.end(), encoded.begin() + offset,
+                           encoded.begin() + offset + words);
+        recordLine(mi, instAddress[f][i]);
+        continue;
+      }
       pe::Instruction inst = mi.inst;
       if (mi.fixup.kind == Fixup::Kind::Label) {
         inst.operands[mi.fixup.operand] =
@@ -185,22 +213,14 @@ LogicalResult lowering::assembleProgram(
                                    << "', which is not in this program";
         inst.operands[mi.fixup.operand] = pe::Operand::imm(it->second);
       }
+      size_t before = binary.code.size();
       if (std::optional<pe::ISAError> error = pe::encode(inst, binary.code))
         return emitError(mi.loc) << "cannot encode '" << pe::format(inst)
                                  << "': " << error->message;
-      if (std::optional<FileLineColLoc> l = fileLocation(mi.loc)) {
-        auto [it, inserted] = fileIndex.try_emplace(l->getFilename().getValue(),
-                                                    binary.files.size());
-        if (inserted)
-          binary.files.push_back(l->getFilename().str());
-        pe::LineEntry entry{static_cast<uint16_t>(instAddress[f][i]),
-                            it->second, l->getLine(),
-                            static_cast<uint16_t>(l->getColumn())};
-        if (binary.lines.empty() || binary.lines.back().file != entry.file ||
-            binary.lines.back().line != entry.line ||
-            binary.lines.back().column != entry.column)
-          binary.lines.push_back(entry);
-      }
+      if (binary.code.size() - before != words)
+        return emitError(mi.loc) << "internal error: '" << pe::format(inst)
+                                 << "' changed size when its target was set";
+      recordLine(mi, instAddress[f][i]);
     }
   }
 
