@@ -73,8 +73,30 @@ getInterpreterOptions(const CslcOptions &options) {
 int runBackend(const CslcOptions &options, mlir::ModuleOp module,
                llvm::SourceMgr &sourceMgr) {
   // Backend errors and their notes print like the frontend's, with the
-  // source line.
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, module->getContext());
+  // source line; with --warnings-as-errors a warning is an error.
+  mlir::SourceMgrDiagnosticHandler sourceHandler(sourceMgr,
+                                                 module->getContext());
+  bool upgradedWarning = false;
+  mlir::ScopedDiagnosticHandler handler(
+      module->getContext(), [&](mlir::Diagnostic &diag) {
+        mlir::DiagnosticSeverity severity = diag.getSeverity();
+        std::string message = diag.str();
+        if (options.warningsAsErrors &&
+            severity == mlir::DiagnosticSeverity::Warning) {
+          severity = mlir::DiagnosticSeverity::Error;
+          message += " [--warnings-as-errors]";
+          upgradedWarning = true;
+        }
+        sourceHandler.emitDiagnostic(diag.getLocation(), message, severity);
+        for (mlir::Diagnostic &note : diag.getNotes())
+          sourceHandler.emitDiagnostic(note.getLocation(), note.str(),
+                                       note.getSeverity());
+        return mlir::success();
+      });
+  auto stage = [&](const llvm::Twine &what) {
+    if (options.verbose)
+      llvm::errs() << "cslc: " << what << "\n";
+  };
   mlir::PassManager pm(module->getContext());
   // The module was verified after generation; the passes keep it valid
   // (tessera-opt runs them with verification), so do not verify it again.
@@ -82,11 +104,24 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module,
   pipelines::BackendOptions backend;
   backend.memcpy = options.memcpy;
   pipelines::buildBackendPipeline(pm, backend);
-  if (mlir::failed(pm.run(module)))
+  if (mlir::failed(pm.run(module)) || upgradedWarning)
     return 1;
+  stage("checked routes and resources, allocated memory");
   pipelines::CompiledFabric compiled;
-  if (mlir::failed(pipelines::lowerModule(module, compiled)))
+  if (mlir::failed(pipelines::lowerModule(module, compiled)) ||
+      upgradedWarning)
     return 1;
+  size_t instances = 0;
+  for (pipelines::CompiledProgram &program : compiled.programs) {
+    instances += program.instances.size();
+    // -g0: no line table and no file names.
+    if (!options.debugInfo) {
+      program.binary.lines.clear();
+      program.binary.files.clear();
+    }
+  }
+  stage("lowered " + llvm::Twine(instances) + " program instances to " +
+        llvm::Twine(compiled.programs.size()) + " PE binaries");
   if (options.emit == EmitKind::PE) {
     for (const pipelines::CompiledProgram &program : compiled.programs)
       llvm::outs() << "program " << program.symbol << " (" << program.fileName
@@ -108,6 +143,20 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module,
                                                       options.outputDir);
   if (!error.empty())
     return reportError(error);
+  stage("wrote '" + options.outputDir + "'");
+  if (options.outRoutes) {
+    // Every PE of the rectangle that routes at least one color.
+    const pe::FabricFile &fabric = compiled.fabric;
+    std::vector<std::vector<bool>> routed(
+        fabric.rectHeight, std::vector<bool>(fabric.rectWidth, false));
+    for (const pe::RouteRun &run : fabric.routes)
+      for (unsigned x = run.x; x < run.x + run.length; ++x)
+        routed[run.y][x] = true;
+    for (unsigned y = 0; y < fabric.rectHeight; ++y)
+      for (unsigned x = 0; x < fabric.rectWidth; ++x)
+        if (routed[y][x])
+          llvm::outs() << pe::dumpPE(fabric, x, y);
+  }
   return 0;
 }
 
@@ -147,7 +196,9 @@ int generatePrograms(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
     programs.push_back(
         mlir::FlatSymbolRefAttr::get(programOp->getSymNameAttr()));
   }
-  if (failed)
+  // An error reported without failing generation (a warning taken as an
+  // error) still stops the compile.
+  if (failed || interp.getDiagnostics().getNumErrors() > 0)
     return 1;
   // Tile programs may have added routes (@set_local_color_config): the
   // fabric is generated again from the completed layout.
@@ -176,6 +227,9 @@ int generatePrograms(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
     return 1;
   }
   if (options.emit == EmitKind::Binary || options.emit == EmitKind::PE) {
+    if (options.verbose)
+      llvm::errs() << "cslc: elaborated the layout and generated "
+                   << programs.size() << " program instances\n";
     context.getDiagEngine().eraseHandler(handlerID);
     return runBackend(options, *module, sourceMgr);
   }
@@ -202,6 +256,7 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
   namespace elab = frontend::elaboration;
   sema::TypeContext types;
   sema::DiagnosticEngine diags(sourceMgr, llvm::errs());
+  diags.setWarningsAsErrors(options.warningsAsErrors);
   sema::Interpreter interp(types, diags, llvm::outs(),
                            getInterpreterOptions(options));
   elab::ModuleLoader loader(sourceMgr, interp, llvm::errs(),

@@ -18,7 +18,13 @@ void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message) {
 void DiagnosticEngine::warning(llvm::SMLoc loc, const llvm::Twine &message) {
   if (silenced)
     return;
-  sm.PrintMessage(os, loc, llvm::SourceMgr::DK_Warning, message);
+  if (warningsAsErrors) {
+    ++numErrors;
+    sm.PrintMessage(os, loc, llvm::SourceMgr::DK_Error,
+                    message + " [--warnings-as-errors]");
+  } else {
+    sm.PrintMessage(os, loc, llvm::SourceMgr::DK_Warning, message);
+  }
   if (reportHook)
     reportHook(loc);
 }

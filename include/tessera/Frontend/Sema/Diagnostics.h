@@ -35,6 +35,8 @@ public:
   }
 
   unsigned getNumErrors() const { return numErrors; }
+  /// --warnings-as-errors: a warning prints and counts as an error.
+  void setWarningsAsErrors(bool enable) { warningsAsErrors = enable; }
   /// Errors reported while silenced (see Silence).
   unsigned getNumSilencedErrors() const { return numSilencedErrors; }
 
@@ -58,6 +60,7 @@ private:
   llvm::SourceMgr &sm;
   llvm::raw_ostream &os;
   unsigned numErrors = 0;
+  bool warningsAsErrors = false;
   unsigned silenced = 0;
   unsigned numSilencedErrors = 0;
   std::function<void(llvm::SMLoc)> reportHook;
