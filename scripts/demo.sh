@@ -73,13 +73,17 @@ run_stage semantics "comptime evaluation and layout elaboration into MLIR" \
 [[ $? -eq 2 ]] && { summary semantics "${stages[*]:2}"; exit 0; }
 
 run_stage compile "write PE binaries and router tables" \
-  "$bin/cslc" "$example/layout.csl" "${flags[@]}" -o "$work/out"
+  "$bin/cslc" "$example/layout.csl" "${flags[@]}" -o "$work/out" --verbose
 [[ $? -eq 2 ]] && { summary compile "${stages[*]:3}"; exit 0; }
+run_stage compile "read the fabric file back" \
+  "$bin/tessera-objdump" "$work/out/fabric.tfab"
+run_stage compile "disassemble the binary of PE (0, 0), with source lines" \
+  "$bin/tessera-objdump" "$work/out/bin/pe_program.tpeb"
 
 if [[ ! -x "$bin/cs_python" ]]; then
   echo
-  echo "== run: cs_python is not built yet"
-  summary run ""
+  echo "== run: cs_python is not built yet (the emulator and host runtime)"
+  summary run "run"
   exit 0
 fi
 run_stage run "run on the emulator through the host runtime" \

@@ -26,6 +26,8 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tessera;
@@ -97,6 +99,18 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module,
     if (options.verbose)
       llvm::errs() << "cslc: " << what << "\n";
   };
+  // --max-parallelism bounds the threads programs are lowered on.
+  mlir::MLIRContext *context = module->getContext();
+  std::optional<llvm::DefaultThreadPool> threads;
+  if (!options.maxParallelism || *options.maxParallelism > 1) {
+    threads.emplace(llvm::hardware_concurrency(
+        options.maxParallelism ? *options.maxParallelism : 0));
+    context->setThreadPool(*threads);
+  }
+  llvm::scope_exit noThreads([&] {
+    if (threads)
+      context->disableMultithreading();
+  });
   mlir::PassManager pm(module->getContext());
   // The module was verified after generation; the passes keep it valid
   // (tessera-opt runs them with verification), so do not verify it again.
@@ -297,7 +311,9 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
           elab::computeGeometry(width, height, fabricOptions).takeError())
     return reportError(llvm::toString(std::move(error)));
 
-  mlir::MLIRContext context;
+  // Generation is single-threaded, and MLIR's uniquing is cheaper without
+  // locks: threads are turned on for the backend only (runBackend).
+  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   auto fabricOp = elab::generateFabric(context, layout, fabricOptions);
   if (!fabricOp) {
     llvm::errs() << "cslc: internal error: "
