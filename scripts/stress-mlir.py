@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Mutates the public CSL examples and checks that `cslc --emit=mlir` never
+"""Mutates the public CSL examples and checks that `cslc --emit=mlir` (or,
+with `--emit binary`, the whole compile to an output directory) never
 crashes or reports an internal error on them: each run copies the checkout,
 deletes, duplicates or swaps one line of one of an example's .csl files,
 replaces the numbers on a line or one name by another of the file, and runs the example's first cslc command
@@ -7,6 +8,7 @@ line. Exit codes 0 and 1 (a diagnosed user error) pass; anything else, or
 'internal error' in the output, is printed as CRASH.
 
 usage: scripts/stress-mlir.py CHECKOUT [--seed N] [--runs N] [--cslc PATH]
+           [--emit mlir|binary]
 """
 import argparse
 import importlib.machinery
@@ -57,6 +59,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=100)
     parser.add_argument("--cslc", default=os.path.join("build", "bin", "cslc"))
+    parser.add_argument("--emit", choices=["mlir", "binary"], default="mlir")
     options = parser.parse_args()
     cslc = os.path.abspath(options.cslc)
     checkout = os.path.abspath(options.checkout)
@@ -88,7 +91,9 @@ def main():
             lines = open(path).read().split("\n")
             what = mutate(lines, rng)
             open(path, "w").write("\n".join(lines))
-            run = subprocess.run([cslc] + args + ["--emit=mlir"], cwd=example,
+            extra = (["--emit=mlir"] if options.emit == "mlir"
+                     else ["-o", os.path.join(work, "out")])
+            run = subprocess.run([cslc] + args + extra, cwd=example,
                                  capture_output=True, text=True, timeout=120)
             if run.returncode in (0, 1) and "internal error" not in run.stderr:
                 continue

@@ -99,18 +99,6 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module,
     if (options.verbose)
       llvm::errs() << "cslc: " << what << "\n";
   };
-  // --max-parallelism bounds the threads programs are lowered on.
-  mlir::MLIRContext *context = module->getContext();
-  std::optional<llvm::DefaultThreadPool> threads;
-  if (!options.maxParallelism || *options.maxParallelism > 1) {
-    threads.emplace(llvm::hardware_concurrency(
-        options.maxParallelism ? *options.maxParallelism : 0));
-    context->setThreadPool(*threads);
-  }
-  llvm::scope_exit noThreads([&] {
-    if (threads)
-      context->disableMultithreading();
-  });
   mlir::PassManager pm(module->getContext());
   // The module was verified after generation; the passes keep it valid
   // (tessera-opt runs them with verification), so do not verify it again.
@@ -228,6 +216,19 @@ int generatePrograms(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
            programs, fabricOp->getBody().front().getOps<fabric::InstanceOp>()))
     instance.setProgramAttr(program);
   module->getBody()->push_back(fabricOp.release());
+  // Verification and the backend work program by program in parallel, on
+  // at most --max-parallelism threads; generation above stays on one
+  // thread, where MLIR's uniquing needs no locks.
+  std::optional<llvm::DefaultThreadPool> threads;
+  if (!options.maxParallelism || *options.maxParallelism > 1) {
+    threads.emplace(llvm::hardware_concurrency(
+        options.maxParallelism ? *options.maxParallelism : 0));
+    context.setThreadPool(*threads);
+  }
+  llvm::scope_exit noThreads([&] {
+    if (threads)
+      context.disableMultithreading();
+  });
   // Every user error is reported before; a verifier failure is a bug.
   std::string message;
   llvm::raw_string_ostream os(message);
@@ -312,7 +313,7 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
     return reportError(llvm::toString(std::move(error)));
 
   // Generation is single-threaded, and MLIR's uniquing is cheaper without
-  // locks: threads are turned on for the backend only (runBackend).
+  // locks: threads are turned on after it (generatePrograms).
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   auto fabricOp = elab::generateFabric(context, layout, fabricOptions);
   if (!fabricOp) {

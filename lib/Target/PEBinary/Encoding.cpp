@@ -43,12 +43,19 @@ public:
   explicit BitWriter(uint8_t opcode) : words{uint16_t(opcode << 8)} {}
 
   void put(uint64_t value, unsigned width) {
-    for (unsigned i = 0; i < width; ++i, ++pos) {
+    // A word's worth of bits at a time: the rest of the current word, then
+    // whole words.
+    while (width) {
       BitPos at = locate(pos);
       if (at.word >= words.size())
         words.push_back(0);
-      if ((value >> i) & 1)
-        words[at.word] |= uint16_t(1u << at.bit);
+      unsigned room = (at.word == 0 ? FirstWordBits : 16) - at.bit;
+      unsigned n = width < room ? width : room;
+      uint64_t chunk = value & ((uint64_t(1) << n) - 1);
+      words[at.word] |= uint16_t(chunk << at.bit);
+      value >>= n;
+      width -= n;
+      pos += n;
     }
   }
   size_t bits() const { return pos; }
@@ -75,10 +82,14 @@ public:
     if (pos + width > available)
       return false;
     value = 0;
-    for (unsigned i = 0; i < width; ++i, ++pos) {
+    for (unsigned done = 0; done < width;) {
       BitPos at = locate(pos);
-      if ((words[at.word] >> at.bit) & 1)
-        value |= uint64_t(1) << i;
+      unsigned room = (at.word == 0 ? FirstWordBits : 16) - at.bit;
+      unsigned n = width - done < room ? width - done : room;
+      uint64_t chunk = (words[at.word] >> at.bit) & ((1u << n) - 1);
+      value |= chunk << done;
+      done += n;
+      pos += n;
     }
     return true;
   }
