@@ -31,13 +31,21 @@ PERange box(int64_t x, int64_t y, int64_t width, int64_t height,
 }
 
 /// A checker for a `width` x `height` fabric with the rectangle at
-/// (offsetX, offsetY).
+/// (offsetX, offsetY), reaching the fabric's east and south edges.
 RouteChecker makeChecker(int64_t width, int64_t height, int64_t offsetX = 0,
                          int64_t offsetY = 0, bool memcpy = false) {
   std::span<const unsigned> reserved;
   if (memcpy)
     reserved = memcpyColors;
-  return RouteChecker({width, height, offsetX, offsetY}, reserved);
+  return RouteChecker(
+      {width, height, offsetX, offsetY, width - offsetX, height - offsetY},
+      reserved);
+}
+
+/// A checker for a rectangle of `width` x `height` inside memcpy's margins.
+RouteChecker makeRectangleChecker(int64_t width, int64_t height) {
+  return RouteChecker({width + 7, height + 2, 4, 1, width, height},
+                      memcpyColors);
 }
 
 std::vector<std::string> messages(const std::vector<RouteProblem> &problems) {
@@ -71,43 +79,250 @@ TEST_CASE("a route inside the fabric with one rx port is fine",
   CHECK(checker.check(makeRoute(box(0, 0, 6, 4), 4, 0, 0)).empty());
 }
 
-TEST_CASE("a color received from several ports at once", "[route-checker]") {
-  RouteChecker checker = makeChecker(10, 10);
-  std::vector<RouteProblem> problems =
-      checker.check(makeRoute(box(3, 0, 4, 2), 5, W | E, R));
+TEST_CASE("two neighbours streaming into one PE", "[route-checker]") {
+  // Row 0 of the rectangle is not the fabric's edge.
+  RouteChecker checker = makeChecker(10, 10, 1, 1);
+  // (2, 0) sends east and (4, 0) west, into (3, 0).
+  std::vector<ColorRoute> routes = {
+      makeRoute(box(2, 0, 1, 1), 5, R, E),
+      makeRoute(box(3, 0, 1, 1), 5, W | E, R),
+      makeRoute(box(4, 0, 1, 1), 5, R, W),
+  };
+  std::vector<RouteProblem> problems = checker.checkAll(routes);
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].kind == RouteProblemKind::ReceivedFromSeveral);
+  CHECK(problems[0].severity == RouteSeverity::Error);
+  CHECK(problems[0].route == 1);
   CHECK(problems[0].x == 3);
   CHECK(problems[0].y == 0);
-  CHECK(problems[0].otherPEs == 7);
-  CHECK(problems[0].message == "PE (3, 0) color 5 is received from west and "
-                               "east at once (and 7 other PEs of this range)");
+  CHECK(problems[0].otherPEs == 0);
+  CHECK(problems[0].message ==
+        "PE (3, 0) color 5 is received from west and east at once");
 
+  SECTION("one neighbour sending is a stream, not a conflict") {
+    routes[2].tx = R;
+    CHECK(checker.checkAll(routes).empty());
+  }
+  SECTION("a neighbour sending elsewhere does not count") {
+    routes[2].tx = E | S | N;
+    CHECK(checker.checkAll(routes).empty());
+  }
+  SECTION("another color does not count") {
+    routes[2].color = 6;
+    CHECK(checker.checkAll(routes).empty());
+  }
+  SECTION("a neighbour's switch position does not count") {
+    routes[2].tx = R;
+    routes[2].positions = {{false, RoutePort::West}};
+    CHECK(checker.checkAll(routes).empty());
+  }
+  SECTION("the receiver's switch positions do not count") {
+    routes[1].rx = W;
+    routes[1].positions = {{true, RoutePort::East}};
+    CHECK(checker.checkAll(routes).empty());
+  }
+  SECTION("the ramp never counts") {
+    routes[1].rx = W | R;
+    CHECK(checker.checkAll(routes).empty());
+    routes[2].tx = R;
+    routes[1].rx = W | E | R;
+    CHECK(checker.checkAll(routes).empty());
+  }
+  SECTION("the message lists only the directions streams arrive from") {
+    // (3, 1) sends north into (3, 0) too; (3, 0) also accepts south.
+    routes[2].tx = R;
+    routes[1].rx = W | E | S | N | R;
+    routes.push_back(makeRoute(box(3, 1, 1, 1), 5, R, N | E));
+    CHECK(messages(checker.checkAll(routes)) ==
+          std::vector<std::string>{
+              "PE (3, 0) color 5 is received from west and south at once"});
+  }
+}
+
+TEST_CASE("streams converge from every pair of directions", "[route-checker]") {
+  RouteChecker checker = makeChecker(5, 5);
+  // Senders all around (2, 2): west, east, south and north of it.
+  ColorRoute west = makeRoute(box(1, 2, 1, 1), 1, R, E);
+  ColorRoute east = makeRoute(box(3, 2, 1, 1), 1, R, W);
+  ColorRoute south = makeRoute(box(2, 3, 1, 1), 1, R, N);
+  ColorRoute north = makeRoute(box(2, 1, 1, 1), 1, R, S);
+  ColorRoute center = makeRoute(box(2, 2, 1, 1), 1, W | E | S | N, R);
+  CHECK(messages(checker.checkAll(
+            std::vector<ColorRoute>{west, east, south, north, center})) ==
+        std::vector<std::string>{"PE (2, 2) color 1 is received from west, "
+                                 "east, south and north at once"});
   CHECK(messages(
-            checker.check(makeRoute(box(3, 2, 1, 1), 1, W | E | N | R, 0))) ==
-        std::vector<std::string>{"PE (3, 2) color 1 is received from west, "
-                                 "east, north and ramp at once"});
+            checker.checkAll(std::vector<ColorRoute>{south, center, north})) ==
+        std::vector<std::string>{
+            "PE (2, 2) color 1 is received from south and north at once"});
+  CHECK(messages(
+            checker.checkAll(std::vector<ColorRoute>{center, east, north})) ==
+        std::vector<std::string>{
+            "PE (2, 2) color 1 is received from east and north at once"});
+  CHECK(checker.checkAll(std::vector<ColorRoute>{center, north}).empty());
+}
 
-  // Positions on either side never add ports to the rx set.
-  ColorRoute switched = makeRoute(box(3, 2, 1, 1), 1, W, E);
-  switched.positions = {{true, RoutePort::North}, {false, RoutePort::South}};
-  CHECK(checker.check(switched).empty());
+TEST_CASE("a route converging on itself counts its PEs", "[route-checker]") {
+  // A bus both ways along a row: every PE but the two ends receives from
+  // both neighbours; the ends' outer neighbours lie outside the rectangle.
+  RouteChecker checker = makeRectangleChecker(6, 3);
+  std::vector<RouteProblem> problems =
+      checker.check(makeRoute(box(0, 1, 6, 1), 5, W | E, W | E | R));
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].x == 1);
+  CHECK(problems[0].y == 1);
+  CHECK(problems[0].otherPEs == 3);
+  CHECK(problems[0].message == "PE (1, 1) color 5 is received from west and "
+                               "east at once (and 3 other PEs of this range)");
+
+  // Every second column: the neighbours of each PE configure nothing.
+  CHECK(
+      checker.check(makeRoute(box(0, 1, 6, 1, 2, 1), 5, W | E, W | E)).empty());
+  // Two PEs: each hears only the other.
+  CHECK(checker.check(makeRoute(box(2, 1, 2, 1), 5, W | E, W | E)).empty());
+}
+
+TEST_CASE("the first PE and the count by row, then column", "[route-checker]") {
+  RouteChecker checker = makeRectangleChecker(10, 10);
+  // Receivers on columns 1, 3 and 5 of rows 0..3, senders both ways on
+  // columns 0, 2 and 4 of rows 1..3: row 0 hears no one and column 5 only
+  // its west neighbour.
+  std::vector<ColorRoute> routes = {
+      makeRoute(box(1, 0, 5, 4, 2, 1), 2, W | E, R),
+      makeRoute(box(0, 1, 5, 3, 2, 1), 2, R, W | E),
+  };
+  std::vector<RouteProblem> problems = checker.checkAll(routes);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].x == 1);
+  CHECK(problems[0].y == 1);
+  CHECK(problems[0].otherPEs == 5);
+  CHECK(problems[0].message == "PE (1, 1) color 2 is received from west and "
+                               "east at once (and 5 other PEs of this range)");
 }
 
 TEST_CASE("one PE of many has a singular suffix", "[route-checker]") {
   RouteChecker checker = makeChecker(10, 10);
-  CHECK(messages(checker.check(makeRoute(box(0, 4, 2, 1), 5, S | N, R))) ==
+  std::vector<ColorRoute> routes = {
+      makeRoute(box(0, 3, 2, 1), 5, R, S),
+      makeRoute(box(0, 4, 2, 1), 5, S | N, R),
+      makeRoute(box(0, 5, 2, 1), 5, R, N),
+  };
+  CHECK(messages(checker.checkAll(routes)) ==
         std::vector<std::string>{"PE (0, 4) color 5 is received from south "
                                  "and north at once (and 1 other PE of this "
                                  "range)"});
 }
 
-TEST_CASE("a whole wafer is one error with a count", "[route-checker]") {
-  RouteChecker checker = makeChecker(757, 996, 4, 1);
-  CHECK(messages(checker.check(makeRoute(box(0, 0, 750, 994), 5, W | E, R))) ==
-        std::vector<std::string>{"PE (0, 0) color 5 is received from west and "
-                                 "east at once (and 745,499 other PEs of this "
+TEST_CASE("the rectangle bounds the neighbours", "[route-checker]") {
+  // The rectangle is 4x2 at (4, 1) of an 11x4 fabric; the PEs around it
+  // are memcpy's, which configure none of its colors.
+  RouteChecker checker = makeRectangleChecker(4, 2);
+  CHECK(checker
+            .checkAll(std::vector<ColorRoute>{
+                makeRoute(box(0, 0, 1, 2), 3, W | E | S | N, R),
+                makeRoute(box(1, 0, 1, 2), 3, R, W)})
+            .empty());
+
+  std::vector<ColorRoute> routes = {
+      makeRoute(box(0, 0, 1, 1), 3, R, E),
+      makeRoute(box(1, 0, 1, 1), 3, W | E, R),
+      makeRoute(box(2, 0, 1, 1), 3, R, W),
+  };
+  CHECK(messages(checker.checkAll(routes)) ==
+        std::vector<std::string>{
+            "PE (1, 0) color 3 is received from west and east at once"});
+  // Without a rectangle no PE sends.
+  RouteChecker none({11, 4, 4, 1, 0, 0}, {});
+  CHECK(none.checkAll(routes).empty());
+
+  // A range reaching beyond the rectangle is checked inside it only.
+  CHECK(messages(checker.check(makeRoute(box(0, 0, 6, 1), 3, W | E, W | E))) ==
+        std::vector<std::string>{"PE (1, 0) color 3 is received from west and "
+                                 "east at once (and 1 other PE of this "
                                  "range)"});
+}
+
+TEST_CASE("problems come by route, then kind", "[route-checker]") {
+  RouteChecker checker = makeChecker(11, 4, 4, 1, /*memcpy=*/true);
+  std::vector<ColorRoute> routes = {
+      makeRoute(box(0, 0, 1, 1), 22, R, E),
+      makeRoute(box(1, 0, 1, 1), 22, W | E, R),
+      makeRoute(box(2, 0, 1, 1), 22, R, W),
+      makeRoute(box(1, 1, 2, 1), 7, W | E, W | E),
+  };
+  routes[1].setsPopMode = true;
+  std::vector<RouteProblem> problems = checker.checkAll(routes);
+  std::vector<std::pair<size_t, RouteProblemKind>> order;
+  for (const RouteProblem &problem : problems)
+    order.emplace_back(problem.route, problem.kind);
+  CHECK(order == std::vector<std::pair<size_t, RouteProblemKind>>{
+                     {0, RouteProblemKind::ReservedColor},
+                     {1, RouteProblemKind::ReservedColor},
+                     {1, RouteProblemKind::ReceivedFromSeveral},
+                     {1, RouteProblemKind::PopModeWithoutPositions},
+                     {2, RouteProblemKind::ReservedColor},
+                 });
+}
+
+TEST_CASE("a whole wafer is one error with a count", "[route-checker]") {
+  RouteChecker checker = makeRectangleChecker(750, 994);
+  CHECK(messages(checker.check(
+            makeRoute(box(0, 0, 750, 994), 5, W | E, W | E | R))) ==
+        std::vector<std::string>{"PE (1, 0) color 5 is received from west and "
+                                 "east at once (and 743,511 other PEs of this "
+                                 "range)"});
+
+  // One route per PE: a checkerboard of senders east and west, and
+  // receivers from both sides between them on every other row.
+  std::vector<ColorRoute> routes;
+  for (int64_t y = 0; y < 994; ++y)
+    for (int64_t x = 0; x < 750; ++x) {
+      if (y % 2)
+        routes.push_back(makeRoute(box(x, y, 1, 1), 5, N, R));
+      else if (x % 2)
+        routes.push_back(makeRoute(box(x, y, 1, 1), 5, W | E, R | S));
+      else
+        routes.push_back(makeRoute(box(x, y, 1, 1), 5, R, W | E));
+    }
+  std::vector<RouteProblem> problems = checker.checkAll(routes);
+  // Odd columns of even rows, but column 749 has no east neighbour:
+  // 374 PEs in each of 497 rows.
+  REQUIRE(problems.size() == 374 * 497);
+  CHECK(problems.front().message ==
+        "PE (1, 0) color 5 is received from west and east at once");
+  CHECK(problems.back().message ==
+        "PE (747, 992) color 5 is received from west and east at once");
+}
+
+TEST_CASE("a large area is scanned in tiles", "[route-checker]") {
+  // 5000x4000 PEs exceed one grid, so rows come in bands; streams across a
+  // band's border still meet, and every PE is counted once.
+  RouteChecker checker = makeRectangleChecker(5000, 4000);
+  CHECK(messages(
+            checker.check(makeRoute(box(0, 0, 5000, 4000), 4, S | N, S | N))) ==
+        std::vector<std::string>{"PE (0, 1) color 4 is received from south "
+                                 "and north at once (and 19,989,999 other "
+                                 "PEs of this range)"});
+  CHECK(messages(
+            checker.check(makeRoute(box(0, 0, 5000, 4000), 4, W | E, W | E))) ==
+        std::vector<std::string>{"PE (1, 0) color 4 is received from west and "
+                                 "east at once (and 19,991,999 other PEs of "
+                                 "this range)"});
+}
+
+TEST_CASE("tiles one row high past four million columns", "[route-checker]") {
+  RouteChecker checker = makeRectangleChecker(5000000, 3);
+  // The receivers span more than one tile's 4,194,304 columns; those on
+  // rows 1 and 2 straddle the first tile's east border.
+  std::vector<ColorRoute> routes = {
+      makeRoute(box(0, 0, 10, 1), 9, W | E, R),
+      makeRoute(box(4194300, 1, 10, 2), 9, W | E, W | E),
+  };
+  std::vector<RouteProblem> problems = checker.checkAll(routes);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].message == "PE (4194301, 1) color 9 is received from west "
+                               "and east at once (and 15 other PEs of this "
+                               "range)");
 }
 
 TEST_CASE("a route sent off the fabric edge", "[route-checker]") {
@@ -243,13 +458,21 @@ TEST_CASE("switch settings without switch positions", "[route-checker]") {
 
   route.setsCurrentPosition = false;
   route.setsPopMode = true;
-  CHECK(messages(checker.check(route)) ==
-        std::vector<std::string>{"PE (2, 2) color 1 sets pop_mode but has no "
-                                 "switch positions (and 1 other PE of this "
-                                 "range)"});
+  problems = checker.check(route);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].kind == RouteProblemKind::PopModeWithoutPositions);
+  CHECK(problems[0].severity == RouteSeverity::Warning);
+  CHECK(problems[0].message ==
+        "PE (2, 2) color 1 sets pop_mode but has no switch positions, so it "
+        "has no effect (and 1 other PE of this range)");
 
-  route.setsCurrentPosition = true;
+  // With another setting pop_mode joins the error.
   route.setsRingMode = true;
+  CHECK(messages(checker.check(route)) ==
+        std::vector<std::string>{"PE (2, 2) color 1 sets ring_mode and "
+                                 "pop_mode but has no switch positions (and 1 "
+                                 "other PE of this range)"});
+  route.setsCurrentPosition = true;
   CHECK(messages(checker.check(route)) ==
         std::vector<std::string>{"PE (2, 2) color 1 sets current_switch_pos, "
                                  "ring_mode and pop_mode but has no switch "
@@ -263,16 +486,23 @@ TEST_CASE("one route reports each kind once, in kind order",
           "[route-checker]") {
   RouteChecker checker = makeChecker(11, 4, 4, 1, /*memcpy=*/true);
   // Column 6 is the fabric's east edge.
-  ColorRoute route = makeRoute(box(0, 0, 7, 2), 22, W | E, R | N);
+  ColorRoute route = makeRoute(box(0, 0, 7, 2), 22, W | E, R | N | E | W);
   route.setsPopMode = true;
-  CHECK(messages(checker.check(route)) ==
+  std::vector<RouteProblem> problems = checker.check(route);
+  CHECK(messages(problems) ==
         std::vector<std::string>{
             "PE (0, 0) color 22 is reserved by the memcpy infrastructure "
             "(--memcpy) (and 13 other PEs of this range)",
-            "PE (0, 0) color 22 is received from west and east at once (and "
-            "13 other PEs of this range)",
+            "PE (1, 0) color 22 is received from west and east at once (and "
+            "9 other PEs of this range)",
+            "PE (6, 0) color 22 is sent east, off the fabric edge (and 1 "
+            "other PE of this range)",
             "PE (6, 0) color 22 is received from east, off the fabric edge "
             "(and 1 other PE of this range)",
-            "PE (0, 0) color 22 sets pop_mode but has no switch positions (and "
-            "13 other PEs of this range)"});
+            "PE (0, 0) color 22 sets pop_mode but has no switch positions, so "
+            "it has no effect (and 13 other PEs of this range)"});
+  REQUIRE(problems.size() == 5);
+  for (size_t i = 0; i < 4; ++i)
+    CHECK(problems[i].severity == RouteSeverity::Error);
+  CHECK(problems[4].severity == RouteSeverity::Warning);
 }

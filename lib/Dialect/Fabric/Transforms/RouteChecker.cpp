@@ -4,7 +4,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
 #include <bit>
+#include <map>
 #include <optional>
 
 using namespace tessera::fabric;
@@ -47,6 +49,10 @@ std::string formatPorts(uint8_t ports) {
 }
 
 int countPorts(uint8_t ports) { return std::popcount(ports); }
+
+constexpr uint8_t neighbourPorts =
+    routePortBit(RoutePort::West) | routePortBit(RoutePort::East) |
+    routePortBit(RoutePort::South) | routePortBit(RoutePort::North);
 
 /// The PEs of a range: columns times rows.
 uint64_t getNumColumns(const PERange &r) { return (r.width - 1) / r.stepX + 1; }
@@ -157,27 +163,227 @@ private:
 
 } // namespace
 
-std::vector<RouteProblem> RouteChecker::check(const ColorRoute &route) const {
+namespace {
+
+/// PEs from (x0, y0) to (x1, y1), both included.
+struct Box {
+  int64_t x0, y0, x1, y1;
+
+  bool isEmpty() const { return x0 > x1 || y0 > y1; }
+  Box intersect(const Box &other) const {
+    return {std::max(x0, other.x0), std::max(y0, other.y0),
+            std::min(x1, other.x1), std::min(y1, other.y1)};
+  }
+};
+
+/// The first value of the progression first, first + step, ... that is at
+/// least `value`.
+int64_t firstAtOrAfter(int64_t first, int64_t step, int64_t value) {
+  if (value <= first)
+    return first;
+  return first + (value - first + step - 1) / step * step;
+}
+
+/// Calls `fn(x, y)` for the PEs of `range` inside `box`, by row, then column.
+template <typename Fn>
+void forEachPEIn(const PERange &range, const Box &box, Fn fn) {
+  int64_t firstX = firstAtOrAfter(range.x, range.stepX, box.x0);
+  int64_t firstY = firstAtOrAfter(range.y, range.stepY, box.y0);
+  int64_t lastX = std::min(range.lastX(), box.x1);
+  int64_t lastY = std::min(range.lastY(), box.y1);
+  for (int64_t y = firstY; y <= lastY; y += range.stepY)
+    for (int64_t x = firstX; x <= lastX; x += range.stepX)
+      fn(x, y);
+}
+
+/// The base tx sets of one color on a box of PEs, and the directions
+/// streams arrive from at a PE of it.
+class TxGrid {
+public:
+  /// Clears the grid to cover `box`; PEs outside it send nothing.
+  void reset(const Box &box) {
+    this->box = box;
+    width = box.x1 - box.x0 + 1;
+    cells.assign(width * (box.y1 - box.y0 + 1), 0);
+  }
+
+  void addSender(const PERange &range, uint8_t tx) {
+    forEachPEIn(range, box, [&](int64_t x, int64_t y) {
+      cells[getCell(x, y)] |= tx & neighbourPorts;
+    });
+  }
+
+  /// The ports of `rx` whose neighbour of PE (x, y) sends towards it.
+  uint8_t getStreamsInto(int64_t x, int64_t y, uint8_t rx) const {
+    int64_t cell = getCell(x, y);
+    auto sendsBack = [&](RoutePort from, int64_t neighbour, RoutePort to) {
+      return (rx & routePortBit(from)) && (cells[neighbour] & routePortBit(to));
+    };
+    uint8_t from = 0;
+    if (x > box.x0 && sendsBack(RoutePort::West, cell - 1, RoutePort::East))
+      from |= routePortBit(RoutePort::West);
+    if (x < box.x1 && sendsBack(RoutePort::East, cell + 1, RoutePort::West))
+      from |= routePortBit(RoutePort::East);
+    if (y < box.y1 &&
+        sendsBack(RoutePort::South, cell + width, RoutePort::North))
+      from |= routePortBit(RoutePort::South);
+    if (y > box.y0 &&
+        sendsBack(RoutePort::North, cell - width, RoutePort::South))
+      from |= routePortBit(RoutePort::North);
+    return from;
+  }
+
+private:
+  int64_t getCell(int64_t x, int64_t y) const {
+    return (y - box.y0) * width + (x - box.x0);
+  }
+
+  Box box{0, 0, -1, -1};
+  int64_t width = 0;
+  std::vector<uint8_t> cells;
+};
+
+/// A route that receives from two neighbours or more, and what the scan
+/// found on its PEs.
+struct Receiver {
+  size_t route;
+  uint64_t count = 0;
+  int64_t x = 0, y = 0;
+  /// The directions streams arrive from at the first PE (x, y).
+  uint8_t from = 0;
+};
+
+/// The routes of one color that the scan needs.
+struct ColorStreams {
+  std::vector<Receiver> receivers;
+  std::vector<size_t> senders;
+};
+
+// A TxGrid spans at most this many PEs (16 MiB); a larger area is scanned
+// in tiles, so a huge rectangle costs time, not memory.
+constexpr int64_t maxGridPEs = int64_t(1) << 24;
+
+} // namespace
+
+std::vector<RouteProblem>
+RouteChecker::findConvergingStreams(std::span<const ColorRoute> routes) const {
+  // Only a PE that receives from two directions can have streams converge
+  // on it; most colors have none, and then nothing below runs.
+  std::map<int64_t, ColorStreams> colors;
+  for (auto [index, route] : llvm::enumerate(routes))
+    if (countPorts(route.rx & neighbourPorts) >= 2)
+      colors[route.color].receivers.push_back({index});
+  if (colors.empty())
+    return {};
+  for (auto [index, route] : llvm::enumerate(routes)) {
+    if (!(route.tx & neighbourPorts))
+      continue;
+    auto it = colors.find(route.color);
+    if (it != colors.end())
+      it->second.senders.push_back(index);
+  }
+
+  Box rectangle{0, 0, geometry.rectangleWidth - 1,
+                geometry.rectangleHeight - 1};
+  TxGrid grid;
   std::vector<RouteProblem> problems;
+  for (auto &[color, streams] : colors) {
+    Box area{INT64_MAX, INT64_MAX, INT64_MIN, INT64_MIN};
+    for (const Receiver &receiver : streams.receivers) {
+      const PERange &range = routes[receiver.route].range;
+      area = {std::min(area.x0, range.x), std::min(area.y0, range.y),
+              std::max(area.x1, range.lastX()),
+              std::max(area.y1, range.lastY())};
+    }
+    area = area.intersect(rectangle);
+    if (area.isEmpty())
+      continue;
+
+    // Tiles span the area's width or are one row high, so in row-major
+    // tile order the scan meets PEs by row, then column.
+    int64_t areaWidth = area.x1 - area.x0 + 1;
+    int64_t areaHeight = area.y1 - area.y0 + 1;
+    int64_t tileWidth = std::min(areaWidth, maxGridPEs / 4);
+    int64_t tileHeight = 1;
+    if (tileWidth == areaWidth)
+      tileHeight = std::min(maxGridPEs / (tileWidth + 2) - 2, areaHeight);
+    for (int64_t tileY = area.y0; tileY <= area.y1; tileY += tileHeight) {
+      for (int64_t tileX = area.x0; tileX <= area.x1; tileX += tileWidth) {
+        Box tile{tileX, tileY, std::min(tileX + tileWidth - 1, area.x1),
+                 std::min(tileY + tileHeight - 1, area.y1)};
+        // The tile's neighbours inside the rectangle send too; beyond it
+        // no PE configures the program's colors.
+        grid.reset(
+            Box{tile.x0 - 1, tile.y0 - 1, tile.x1 + 1, tile.y1 + 1}.intersect(
+                rectangle));
+        for (size_t sender : streams.senders)
+          grid.addSender(routes[sender].range, routes[sender].tx);
+        for (Receiver &receiver : streams.receivers) {
+          const ColorRoute &route = routes[receiver.route];
+          forEachPEIn(route.range, tile, [&](int64_t x, int64_t y) {
+            uint8_t from = grid.getStreamsInto(x, y, route.rx);
+            if (countPorts(from) < 2 || receiver.count++ > 0)
+              return;
+            // The first PE with converging streams names them.
+            receiver.x = x;
+            receiver.y = y;
+            receiver.from = from;
+          });
+        }
+      }
+    }
+
+    for (const Receiver &receiver : streams.receivers) {
+      if (!receiver.count)
+        continue;
+      uint64_t otherPEs = receiver.count - 1;
+      problems.push_back(
+          {RouteProblemKind::ReceivedFromSeveral, RouteSeverity::Error,
+           receiver.route, receiver.x, receiver.y, otherPEs,
+           formatProblem(
+               routes[receiver.route], receiver.x, receiver.y, otherPEs,
+               "is received from " + formatPorts(receiver.from) + " at once")});
+    }
+  }
+  llvm::sort(problems, [](const RouteProblem &a, const RouteProblem &b) {
+    return a.route < b.route;
+  });
+  return problems;
+}
+
+std::vector<RouteProblem>
+RouteChecker::checkAll(std::span<const ColorRoute> routes) const {
+  std::vector<RouteProblem> converging = findConvergingStreams(routes);
+  std::vector<RouteProblem> problems;
+  auto next = converging.begin();
+  for (auto [index, route] : llvm::enumerate(routes)) {
+    const RouteProblem *problem = nullptr;
+    if (next != converging.end() && next->route == index)
+      problem = &*next++;
+    checkRoute(route, index, problem, problems);
+  }
+  return problems;
+}
+
+void RouteChecker::checkRoute(const ColorRoute &route, size_t index,
+                              const RouteProblem *converging,
+                              std::vector<RouteProblem> &problems) const {
   const PERange &range = route.range;
   uint64_t otherPEs = getNumColumns(range) * getNumRows(range) - 1;
   // Problems that every PE of the range shares are named at its origin.
-  auto addEverywhere = [&](RouteProblemKind kind, const std::string &what) {
+  auto addEverywhere = [&](RouteProblemKind kind, RouteSeverity severity,
+                           const std::string &what) {
     problems.push_back(
-        {kind, range.x, range.y, otherPEs,
+        {kind, severity, index, range.x, range.y, otherPEs,
          formatProblem(route, range.x, range.y, otherPEs, what)});
   };
 
   if (llvm::is_contained(reservedColors, route.color))
-    addEverywhere(RouteProblemKind::ReservedColor,
+    addEverywhere(RouteProblemKind::ReservedColor, RouteSeverity::Error,
                   "is reserved by the memcpy infrastructure (--memcpy)");
 
-  // A position on the rx side replaces the whole rx set with its one port
-  // and one on the tx side keeps the base set, so no position receives from
-  // more ports than the base route (position 0, always reachable) does.
-  if (countPorts(route.rx) > 1)
-    addEverywhere(RouteProblemKind::ReceivedFromSeveral,
-                  "is received from " + formatPorts(route.rx) + " at once");
+  if (converging)
+    problems.push_back(*converging);
 
   // Every port any position may use must stay on the fabric.
   uint8_t rxPorts = route.rx, txPorts = route.tx;
@@ -186,6 +392,7 @@ std::vector<RouteProblem> RouteChecker::check(const ColorRoute &route) const {
   EdgeScan edges(geometry, range);
   if (auto problem = edges.scan(txPorts, RouteProblemKind::SentOffFabric)) {
     uint8_t off = edges.getOffPorts(txPorts, problem->x, problem->y);
+    problem->route = index;
     problem->message =
         formatProblem(route, problem->x, problem->y, problem->otherPEs,
                       "is sent " + formatPorts(off) + ", off the fabric edge");
@@ -194,30 +401,38 @@ std::vector<RouteProblem> RouteChecker::check(const ColorRoute &route) const {
   if (auto problem =
           edges.scan(rxPorts, RouteProblemKind::ReceivedFromOffFabric)) {
     uint8_t off = edges.getOffPorts(rxPorts, problem->x, problem->y);
+    problem->route = index;
     problem->message = formatProblem(
         route, problem->x, problem->y, problem->otherPEs,
         "is received from " + formatPorts(off) + ", off the fabric edge");
     problems.push_back(std::move(*problem));
   }
 
-  if (route.positions.empty()) {
-    llvm::SmallVector<const char *, 3> settings;
-    if (route.setsCurrentPosition)
-      settings.push_back("current_switch_pos");
-    if (route.setsRingMode)
-      settings.push_back("ring_mode");
+  if (!route.positions.empty())
+    return;
+  llvm::SmallVector<const char *, 3> settings;
+  if (route.setsCurrentPosition)
+    settings.push_back("current_switch_pos");
+  if (route.setsRingMode)
+    settings.push_back("ring_mode");
+  // The SDK accepts pop_mode alone (the fft examples set it), and it does
+  // nothing there; the other two name positions that do not exist.
+  if (settings.empty()) {
     if (route.setsPopMode)
-      settings.push_back("pop_mode");
-    if (!settings.empty()) {
-      std::string what = "sets ";
-      for (size_t i = 0; i < settings.size(); ++i) {
-        if (i)
-          what += i + 1 == settings.size() ? " and " : ", ";
-        what += settings[i];
-      }
-      addEverywhere(RouteProblemKind::SwitchWithoutPositions,
-                    what + " but has no switch positions");
-    }
+      addEverywhere(RouteProblemKind::PopModeWithoutPositions,
+                    RouteSeverity::Warning,
+                    "sets pop_mode but has no switch positions, so it has no "
+                    "effect");
+    return;
   }
-  return problems;
+  if (route.setsPopMode)
+    settings.push_back("pop_mode");
+  std::string what = "sets ";
+  for (size_t i = 0; i < settings.size(); ++i) {
+    if (i)
+      what += i + 1 == settings.size() ? " and " : ", ";
+    what += settings[i];
+  }
+  addEverywhere(RouteProblemKind::SwitchWithoutPositions, RouteSeverity::Error,
+                what + " but has no switch positions");
 }

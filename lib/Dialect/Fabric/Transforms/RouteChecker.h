@@ -1,10 +1,11 @@
 //===- RouteChecker.h - the checks of tessera-verify-routes -----*- C++ -*-===//
 //
 // Plain C++ (no MLIR): a color configuration is a route on a strided range
-// of PEs, and every check is decided per range (which of its columns and rows
-// lie on a fabric edge, ...), so a 750x994 fabric costs one step per
-// configuration however many PEs it covers. docs/Routing.md lists the
-// checks and their messages.
+// of PEs. Most checks are decided per range (which of its columns and rows
+// lie on a fabric edge, ...), so they cost one step per configuration however
+// many PEs it covers; only streams converging on a PE look at neighbours, PE
+// by PE, and only for colors some PE receives from two directions.
+// docs/Routing.md lists the checks and their messages.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSERA_LIB_DIALECT_FABRIC_TRANSFORMS_ROUTECHECKER_H
@@ -48,24 +49,33 @@ struct ColorRoute {
   bool setsPopMode = false;
 };
 
-/// The fabric and where the program rectangle sits in it.
+/// The fabric and where the program rectangle sits in it. Color
+/// configurations cover only the rectangle: the PEs around it (memcpy's)
+/// send nothing on the program's colors.
 struct FabricGeometry {
   int64_t dimsWidth = 1, dimsHeight = 1;
   int64_t offsetX = 0, offsetY = 0;
+  int64_t rectangleWidth = 0, rectangleHeight = 0;
 };
 
 enum class RouteProblemKind {
-  ReservedColor,          ///< memcpy owns the color
-  ReceivedFromSeveral,    ///< more than one rx port in some position
-  SentOffFabric,          ///< a tx port leads off the fabric
-  ReceivedFromOffFabric,  ///< an rx port faces off the fabric
-  SwitchWithoutPositions, ///< switch settings but no pos1..pos3
+  ReservedColor,           ///< memcpy owns the color
+  ReceivedFromSeveral,     ///< neighbours stream the color in from two sides
+  SentOffFabric,           ///< a tx port leads off the fabric
+  ReceivedFromOffFabric,   ///< an rx port faces off the fabric
+  SwitchWithoutPositions,  ///< switch settings but no pos1..pos3
+  PopModeWithoutPositions, ///< pop_mode alone, without pos1..pos3
 };
+
+enum class RouteSeverity { Error, Warning };
 
 /// One problem of one route: the first PE that has it (by row, then
 /// column) and how many more PEs of the range have it too.
 struct RouteProblem {
   RouteProblemKind kind = RouteProblemKind::ReservedColor;
+  RouteSeverity severity = RouteSeverity::Error;
+  /// The index of the route in the checked list.
+  size_t route = 0;
   int64_t x = 0, y = 0;
   uint64_t otherPEs = 0;
   /// The diagnostic text, naming the PE and the color.
@@ -79,11 +89,27 @@ public:
                std::span<const unsigned> reservedColors)
       : geometry(geometry), reservedColors(reservedColors) {}
 
-  /// The problems of `route`, at most one of each kind, in kind order. The
-  /// range must lie inside the rectangle (the fabric verifier checks it).
-  std::vector<RouteProblem> check(const ColorRoute &route) const;
+  /// The problems of a fabric's routes, ordered by route index, then kind;
+  /// a route has at most one of each kind. Ranges should lie inside the
+  /// rectangle (the fabric verifier checks it); PEs outside it are not
+  /// checked for converging streams.
+  std::vector<RouteProblem> checkAll(std::span<const ColorRoute> routes) const;
+
+  /// The problems of a fabric with `route` as its only route.
+  std::vector<RouteProblem> check(const ColorRoute &route) const {
+    return checkAll(std::span(&route, 1));
+  }
 
 private:
+  /// The problems `route` has on its own, at index `index`, with
+  /// `converging` (its ReceivedFromSeveral problem, if any) in kind order.
+  void checkRoute(const ColorRoute &route, size_t index,
+                  const RouteProblem *converging,
+                  std::vector<RouteProblem> &problems) const;
+  /// The ReceivedFromSeveral problems of all routes, by route index.
+  std::vector<RouteProblem>
+  findConvergingStreams(std::span<const ColorRoute> routes) const;
+
   FabricGeometry geometry;
   std::span<const unsigned> reservedColors;
 };

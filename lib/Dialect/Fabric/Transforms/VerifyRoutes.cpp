@@ -1,8 +1,8 @@
 //===- VerifyRoutes.cpp - tessera-verify-routes ---------------------------===//
 //
 // A thin adapter: each fabric.color_config becomes a ColorRoute, and every
-// problem RouteChecker finds is an error at the op, whose location MLIRGen
-// sets to the @set_color_config call.
+// problem RouteChecker finds is an error (or a warning) at the op, whose
+// location MLIRGen sets to the @set_color_config call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,7 +71,15 @@ struct VerifyRoutesPass
     FabricOp fabric = getOperation();
     llvm::ArrayRef<int64_t> dims = fabric.getDims();
     llvm::ArrayRef<int64_t> offsets = fabric.getOffsets();
-    FabricGeometry geometry{dims[0], dims[1], offsets[0], offsets[1]};
+    mlir::Block &body = fabric.getBody().front();
+    // The verifier ensures one rectangle; without it nothing converges.
+    int64_t width = 0, height = 0;
+    for (RectangleOp rectangle : body.getOps<RectangleOp>()) {
+      width = rectangle.getSize()[0];
+      height = rectangle.getSize()[1];
+    }
+    FabricGeometry geometry{dims[0],    dims[1], offsets[0],
+                            offsets[1], width,   height};
     const target::TargetModel &model =
         target::TargetModel::get(csl::toTargetArch(fabric.getArch()));
     std::span<const unsigned> reserved;
@@ -79,13 +87,26 @@ struct VerifyRoutesPass
       reserved = model.getMemcpyReservedColors();
     RouteChecker checker(geometry, reserved);
 
+    // Converging streams depend on the neighbours' routes, so the checker
+    // sees all of them at once.
+    auto configOps = body.getOps<ColorConfigOp>();
+    std::vector<ColorConfigOp> configs;
+    std::vector<ColorRoute> routes;
+    configs.reserve(llvm::range_size(configOps));
+    routes.reserve(configs.capacity());
+    for (ColorConfigOp config : configOps) {
+      configs.push_back(config);
+      routes.push_back(toColorRoute(config));
+    }
     bool failed = false;
-    for (ColorConfigOp config :
-         fabric.getBody().front().getOps<ColorConfigOp>()) {
-      for (const RouteProblem &problem : checker.check(toColorRoute(config))) {
-        config.emitError(problem.message);
-        failed = true;
+    for (const RouteProblem &problem : checker.checkAll(routes)) {
+      ColorConfigOp config = configs[problem.route];
+      if (problem.severity == RouteSeverity::Warning) {
+        config.emitWarning(problem.message);
+        continue;
       }
+      config.emitError(problem.message);
+      failed = true;
     }
     if (failed)
       return signalPassFailure();
