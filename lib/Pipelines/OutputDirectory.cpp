@@ -1,4 +1,5 @@
-//===- OutputDirectory.cpp - write `cslc -o out` ---------------------------===//
+//===- OutputDirectory.cpp - write `cslc -o out`
+//---------------------------===//
 //
 // out/out.json (what the host runtime and the examples' scripts read),
 // out/fabric.tfab and out/bin/<program>.tpeb (docs/OutputDirectory.md).
@@ -7,14 +8,14 @@
 
 #include "tessera/Pipelines/Backend.h"
 
+#include "tessera/Dialect/Fabric/IR/FabricOps.h"
+#include "tessera/Version.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include "tessera/Dialect/Fabric/IR/FabricOps.h"
-#include "tessera/Version.h"
 
 using namespace mlir;
 using namespace tessera;
@@ -70,8 +71,7 @@ llvm::json::Array exportsOf(const CompiledFabric &compiled) {
 
 } // namespace
 
-std::string pipelines::writeOutputDirectory(ModuleOp module,
-                                            const CompiledFabric &compiled,
+std::string pipelines::writeOutputDirectory(const CompiledFabric &compiled,
                                             const OutputMetadata &metadata,
                                             const std::string &dir) {
   std::string bin = dir + "/bin";

@@ -13,20 +13,20 @@
 #include "tessera/Frontend/Elaboration/LayoutBuiltins.h"
 #include "tessera/Frontend/Elaboration/ModuleLoader.h"
 #include "tessera/Frontend/MLIRGen/ProgramGen.h"
+#include "tessera/Frontend/Parser.h"
 #include "tessera/InitAllDialects.h"
 #include "tessera/Pipelines/Backend.h"
 #include "tessera/Target/PEBinary/Dump.h"
-#include "tessera/Frontend/Parser.h"
 #include "tessera/Version.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -110,8 +110,7 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module,
     return 1;
   stage("checked routes and resources, allocated memory");
   pipelines::CompiledFabric compiled;
-  if (mlir::failed(pipelines::lowerModule(module, compiled)) ||
-      upgradedWarning)
+  if (mlir::failed(pipelines::lowerModule(module, compiled)) || upgradedWarning)
     return 1;
   size_t instances = 0;
   for (pipelines::CompiledProgram &program : compiled.programs) {
@@ -140,9 +139,8 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module,
     metadata.colors.push_back({c.name, c.value});
   if (options.outputJson)
     metadata.jsonPath = *options.outputJson;
-  std::string error = pipelines::writeOutputDirectory(module, compiled,
-                                                      metadata,
-                                                      options.outputDir);
+  std::string error =
+      pipelines::writeOutputDirectory(compiled, metadata, options.outputDir);
   if (!error.empty())
     return reportError(error);
   stage("wrote '" + options.outputDir + "'");
@@ -232,11 +230,12 @@ int generatePrograms(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
   // Every user error is reported before; a verifier failure is a bug.
   std::string message;
   llvm::raw_string_ostream os(message);
-  auto handlerID = context.getDiagEngine().registerHandler([&](mlir::Diagnostic &diag) {
-    os << diag;
-    for (mlir::Diagnostic &note : diag.getNotes())
-      os << "; note: " << note;
-  });
+  auto handlerID =
+      context.getDiagEngine().registerHandler([&](mlir::Diagnostic &diag) {
+        os << diag;
+        for (mlir::Diagnostic &note : diag.getNotes())
+          os << "; note: " << note;
+      });
   if (mlir::failed(mlir::verify(*module))) {
     llvm::errs() << "cslc: internal error: " << message << "\n";
     return 1;
@@ -266,7 +265,8 @@ int generatePrograms(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
 /// each program instance into a csl.program printed before it
 /// (docs/MLIRGen.md).
 int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
-              unsigned bufferID, std::unique_ptr<frontend::ast::SourceFile> ast) {
+              unsigned bufferID,
+              std::unique_ptr<frontend::ast::SourceFile> ast) {
   namespace sema = frontend::sema;
   namespace elab = frontend::elaboration;
   sema::TypeContext types;
@@ -326,8 +326,8 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
     return 0;
   }
   return generatePrograms(options, sourceMgr, context, interp, programBuiltins,
-                          layoutBuilder,
-                          layout, fabricOptions, std::move(*fabricOp));
+                          layoutBuilder, layout, fabricOptions,
+                          std::move(*fabricOp));
 }
 
 int compile(const CslcOptions &options) {

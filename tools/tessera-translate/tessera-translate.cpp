@@ -37,7 +37,8 @@ static LogicalResult printPEListings(Operation *op, llvm::raw_ostream &os) {
 int main(int argc, char **argv) {
   TranslateFromMLIRRegistration registration(
       "csl-to-pe", "lower csl programs to PE binaries and print them",
-      printPEListings,
-      [](DialectRegistry &registry) { tessera::registerAllDialects(registry); });
+      printPEListings, [](DialectRegistry &registry) {
+        tessera::registerAllDialects(registry);
+      });
   return failed(mlirTranslateMain(argc, argv, "Tessera translation driver"));
 }

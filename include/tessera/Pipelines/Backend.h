@@ -30,10 +30,10 @@ void buildBackendPipeline(mlir::OpPassManager &pm,
 /// One program binary with what out.json reports about it. Programs whose
 /// binaries come out byte for byte the same share one.
 struct CompiledProgram {
-  std::string symbol;     ///< the first csl.program lowered to it
+  std::string symbol;                 ///< the first csl.program lowered to it
   std::vector<std::string> instances; ///< every csl.program that shares it
-  std::string fileName;   ///< relative to the output directory
-  std::string sourceFile; ///< the .csl file it was compiled from
+  std::string fileName;               ///< relative to the output directory
+  std::string sourceFile;             ///< the .csl file it was compiled from
   uint32_t stackBytes = 0;
   uint32_t numPEs = 0;
   pe::ProgramBinary binary;
@@ -57,8 +57,7 @@ struct OutputMetadata {
 
 /// Writes `dir`/bin/<program>.tpeb, `dir`/fabric.tfab and out.json. Returns
 /// an error message, or an empty string on success.
-std::string writeOutputDirectory(mlir::ModuleOp module,
-                                 const CompiledFabric &compiled,
+std::string writeOutputDirectory(const CompiledFabric &compiled,
                                  const OutputMetadata &metadata,
                                  const std::string &dir);
 

@@ -27,22 +27,38 @@ getFCmpPredicate(arith::CmpFPredicate p) {
   using P = arith::CmpFPredicate;
   using Q = pe::FCmpPredicate;
   switch (p) {
-  case P::AlwaysFalse: return Q::False;
-  case P::OEQ: return Q::OEQ;
-  case P::OGT: return Q::OGT;
-  case P::OGE: return Q::OGE;
-  case P::OLT: return Q::OLT;
-  case P::OLE: return Q::OLE;
-  case P::ONE: return Q::ONE;
-  case P::ORD: return Q::ORD;
-  case P::UNO: return Q::UNO;
-  case P::UEQ: return Q::UEQ;
-  case P::UGT: return Q::UGT;
-  case P::UGE: return Q::UGE;
-  case P::ULT: return Q::ULT;
-  case P::ULE: return Q::ULE;
-  case P::UNE: return Q::UNE;
-  case P::AlwaysTrue: return Q::True;
+  case P::AlwaysFalse:
+    return Q::False;
+  case P::OEQ:
+    return Q::OEQ;
+  case P::OGT:
+    return Q::OGT;
+  case P::OGE:
+    return Q::OGE;
+  case P::OLT:
+    return Q::OLT;
+  case P::OLE:
+    return Q::OLE;
+  case P::ONE:
+    return Q::ONE;
+  case P::ORD:
+    return Q::ORD;
+  case P::UNO:
+    return Q::UNO;
+  case P::UEQ:
+    return Q::UEQ;
+  case P::UGT:
+    return Q::UGT;
+  case P::UGE:
+    return Q::UGE;
+  case P::ULT:
+    return Q::ULT;
+  case P::ULE:
+    return Q::ULE;
+  case P::UNE:
+    return Q::UNE;
+  case P::AlwaysTrue:
+    return Q::True;
   }
   return std::nullopt;
 }
@@ -151,12 +167,28 @@ LogicalResult FunctionLowering::lowerArith(Operation *op, bool &handled) {
     unsigned d = def(result);
     Opcode opcode = Opcode::CmpEq;
     switch (p) {
-    case P::eq: opcode = Opcode::CmpEq; break;
-    case P::ne: opcode = Opcode::CmpNe; break;
-    case P::slt: case P::sgt: opcode = Opcode::CmpLtS; break;
-    case P::sle: case P::sge: opcode = Opcode::CmpLeS; break;
-    case P::ult: case P::ugt: opcode = Opcode::CmpLtU; break;
-    case P::ule: case P::uge: opcode = Opcode::CmpLeU; break;
+    case P::eq:
+      opcode = Opcode::CmpEq;
+      break;
+    case P::ne:
+      opcode = Opcode::CmpNe;
+      break;
+    case P::slt:
+    case P::sgt:
+      opcode = Opcode::CmpLtS;
+      break;
+    case P::sle:
+    case P::sge:
+      opcode = Opcode::CmpLeS;
+      break;
+    case P::ult:
+    case P::ugt:
+      opcode = Opcode::CmpLtU;
+      break;
+    case P::ule:
+    case P::uge:
+      opcode = Opcode::CmpLeU;
+      break;
     }
     emit(opcode, {Operand::reg(d), Operand::reg(a), Operand::reg(b)}, loc);
     finish(result, d, loc);
@@ -239,8 +271,8 @@ LogicalResult FunctionLowering::lowerArith(Operation *op, bool &handled) {
       unsigned d = def(result);
       emit(isF32(t) ? Opcode::FCmpS : Opcode::FCmpH,
            {Operand::reg(d), Operand::reg(a), Operand::reg(b),
-            Operand::imm(static_cast<int64_t>(
-                *getFCmpPredicate(cmp.getPredicate())))},
+            Operand::imm(
+                static_cast<int64_t>(*getFCmpPredicate(cmp.getPredicate())))},
            loc);
       finish(result, d, loc);
       return success();

@@ -12,11 +12,11 @@
 #include "LoweringUtils.h"
 #include "ProgramTables.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "tessera/Dialect/CSL/IR/CSLTarget.h"
+#include "tessera/Dialect/CSL/Transforms/Passes.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringSet.h"
-#include "tessera/Dialect/CSL/IR/CSLTarget.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "tessera/Dialect/CSL/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace tessera;
@@ -51,8 +51,7 @@ LogicalResult initContext(ProgramContext &ctx,
     } else if (auto fifo = dyn_cast<csl::AllocateFifoOp>(op)) {
       if (fifos.size() == pe::NumFifos)
         return emitError(fifo.getLoc())
-               << "a program may allocate at most " << pe::NumFifos
-               << " FIFOs";
+               << "a program may allocate at most " << pe::NumFifos << " FIFOs";
       ctx.fifoSlots[fifo.getSymName()] = fifos.size();
       fifos.push_back(fifo);
     }

@@ -15,7 +15,9 @@ using pe::Operand;
 using pe::OperandMode;
 
 static unsigned fileIndex(OperandMode file) {
-  return file == OperandMode::DestDSR ? 0 : file == OperandMode::Src0DSR ? 1 : 2;
+  return file == OperandMode::DestDSR   ? 0
+         : file == OperandMode::Src0DSR ? 1
+                                        : 2;
 }
 
 static OperandMode fileOf(csl::DSRType type) {
@@ -39,20 +41,6 @@ static Type elementTypeOf(Value dsd) {
   if (auto t = dyn_cast<csl::DSDType>(dsd.getType()))
     return t.getElementType();
   return {};
-}
-
-static pe::Priority toPriority(std::optional<csl::Priority> p) {
-  if (!p)
-    return pe::Priority::Default;
-  switch (*p) {
-  case csl::Priority::Low:
-    return pe::Priority::Low;
-  case csl::Priority::Medium:
-    return pe::Priority::Medium;
-  case csl::Priority::High:
-    return pe::Priority::High;
-  }
-  return pe::Priority::Default;
 }
 
 std::optional<unsigned> FunctionLowering::takeScratchDSR(OperandMode file) {
@@ -86,14 +74,15 @@ static LogicalResult linearize(AffineMap map, MemRefType base,
       return out.empty() ? std::nullopt : std::optional<int64_t>(out[0]);
     };
     // Only sums of constant multiples of the indices are linear.
-    bool linear = e.isPureAffine() &&
-                  !e.walk([](AffineExpr sub) {
-                      return sub.getKind() == AffineExprKind::Mod ||
-                                     sub.getKind() == AffineExprKind::FloorDiv ||
-                                     sub.getKind() == AffineExprKind::CeilDiv
-                                 ? WalkResult::interrupt()
-                                 : WalkResult::advance();
-                    }).wasInterrupted();
+    bool linear =
+        e.isPureAffine() &&
+        !e.walk([](AffineExpr sub) {
+            return sub.getKind() == AffineExprKind::Mod ||
+                           sub.getKind() == AffineExprKind::FloorDiv ||
+                           sub.getKind() == AffineExprKind::CeilDiv
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          }).wasInterrupted();
     if (!linear)
       return failure();
     std::optional<int64_t> c0 = eval(zeros);
@@ -138,13 +127,14 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
     return useRegOrImm(memref, /*isSigned=*/false, at);
   };
   if (auto m = dyn_cast<csl::Mem1dDSDOp>(op)) {
-    emit(Opcode::DsrMem1d,
-         {dsr, Operand::imm(widthOf(elementTypeOf(dsd))),
-          baseOperand(m.getBase()), useRegOrImm(m.getExtent(), false, at),
-          m.getOffset() ? useRegOrImm(m.getOffset(), true, at) : Operand::imm(0),
-          m.getStride() ? useRegOrImm(m.getStride(), true, at) : Operand::imm(1),
-          Operand::imm(m.getWaveletIndexOffset())},
-         at);
+    emit(
+        Opcode::DsrMem1d,
+        {dsr, Operand::imm(widthOf(elementTypeOf(dsd))),
+         baseOperand(m.getBase()), useRegOrImm(m.getExtent(), false, at),
+         m.getOffset() ? useRegOrImm(m.getOffset(), true, at) : Operand::imm(0),
+         m.getStride() ? useRegOrImm(m.getStride(), true, at) : Operand::imm(1),
+         Operand::imm(m.getWaveletIndexOffset())},
+        at);
     return success();
   }
   if (auto t = dyn_cast<csl::TensorAccessDSDOp>(op)) {
@@ -190,10 +180,10 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
   }
   if (auto c = dyn_cast<csl::CircbufDSDOp>(op)) {
     auto baseType = cast<MemRefType>(c.getBase().getType());
-    int64_t wrap = c.getWraparound()
-                       ? *c.getWraparound()
-                       : (baseType.hasStaticShape() ? baseType.getNumElements()
-                                                    : 0);
+    int64_t wrap =
+        c.getWraparound()
+            ? *c.getWraparound()
+            : (baseType.hasStaticShape() ? baseType.getNumElements() : 0);
     emit(Opcode::DsrCircbuf,
          {dsr, Operand::imm(widthOf(elementTypeOf(dsd))),
           baseOperand(c.getBase()), useRegOrImm(c.getExtent(), false, at),
@@ -236,8 +226,8 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
     return success();
   }
   if (auto f = dyn_cast<csl::GetFifoOp>(op)) {
-    emit(Opcode::DsrFifo, {dsr, Operand::imm(ctx.fifoSlots.lookup(f.getFifo()))},
-         at);
+    emit(Opcode::DsrFifo,
+         {dsr, Operand::imm(ctx.fifoSlots.lookup(f.getFifo()))}, at);
     return success();
   }
   if (auto l = dyn_cast<csl::LoadDSDOp>(op)) {
@@ -303,9 +293,10 @@ FailureOr<Operand> FunctionLowering::dsdOperand(Value v, OperandMode file,
   return Operand::reg(use(v, loc));
 }
 
-FailureOr<pe::DSDOptions> FunctionLowering::dsdOptions(
-    bool async, Value activate, Value unblock, Value utID,
-    std::optional<csl::Priority> priority, Value index, Location loc) {
+FailureOr<pe::DSDOptions>
+FunctionLowering::dsdOptions(bool async, Value activate, Value unblock,
+                             Value utID, std::optional<csl::Priority> priority,
+                             Value index, Location loc) {
   pe::DSDOptions options;
   options.async = async;
   options.priority = toPriority(priority);
@@ -437,24 +428,13 @@ LogicalResult FunctionLowering::lowerCSL(Operation *op, bool &handled) {
     emit(Opcode::Activate, {taskRef(a.getTask(), loc)}, loc);
     return success();
   }
-  auto blockSpace = [](Type t) {
-    if (isa<csl::ColorType>(t))
-      return pe::BlockSpace::Color;
-    if (isa<csl::InputQueueType>(t))
-      return pe::BlockSpace::InputQueue;
-    if (isa<csl::OutputQueueType>(t))
-      return pe::BlockSpace::OutputQueue;
-    if (isa<csl::MicrothreadIDType>(t))
-      return pe::BlockSpace::UT;
-    return pe::BlockSpace::Task;
-  };
   if (isa<csl::BlockOp, csl::UnblockOp, csl::QueueFlushOp>(op)) {
     Value target = op->getOperand(0);
     Opcode opcode = isa<csl::BlockOp>(op)     ? Opcode::Block
                     : isa<csl::UnblockOp>(op) ? Opcode::Unblock
                                               : Opcode::QueueFlush;
     emit(opcode,
-         {Operand::imm(static_cast<int64_t>(blockSpace(target.getType()))),
+         {Operand::imm(static_cast<int64_t>(getBlockSpace(target.getType()))),
           taskRef(target, loc)},
          loc);
     return success();

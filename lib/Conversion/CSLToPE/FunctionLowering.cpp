@@ -30,8 +30,8 @@ static constexpr uint16_t AllocatableRegs = 0x03FF; // r0..r9
 
 void FunctionLowering::emit(Opcode opcode, std::vector<Operand> operands,
                             Location loc, pe::DSDOptions options) {
-  MachineInst mi{pe::Instruction{opcode, std::move(operands), options}, loc,
-                 {}};
+  MachineInst mi{
+      pe::Instruction{opcode, std::move(operands), options}, loc, {}};
   mf.insts.push_back(std::move(mi));
 }
 
@@ -443,7 +443,7 @@ LogicalResult FunctionLowering::lowerFunction(func::FuncOp func) {
   for (BlockArgument arg : func.getArguments()) {
     unsigned k = arg.getArgNumber();
     if (k < 8) {
-      finishTo(arg, k, loc);
+      finish(arg, k, loc);
       continue;
     }
     incomingArgFixups.push_back(mf.insts.size());
@@ -488,10 +488,6 @@ LogicalResult FunctionLowering::lowerTask(csl::TaskOp task) {
   if (failed(lowerRegion(task.getBody())) || failed(finishFrame()))
     return failure();
   return success();
-}
-
-void FunctionLowering::finishTo(Value arg, unsigned reg, Location loc) {
-  finish(arg, reg, loc);
 }
 
 LogicalResult FunctionLowering::lowerRegion(Region &region) {
@@ -632,11 +628,13 @@ LogicalResult FunctionLowering::lowerControl(Operation *op, bool &handled) {
     }
     unsigned falseEdge = mf.newLabel();
     emitBranch(Opcode::BEqZ, {Operand::reg(c)}, falseEdge, loc);
-    if (failed(copyToBlockArgs(br.getTrueDest(), br.getTrueDestOperands(), loc)))
+    if (failed(
+            copyToBlockArgs(br.getTrueDest(), br.getTrueDestOperands(), loc)))
       return failure();
     emitBranch(Opcode::Jmp, {}, blockLabels[br.getTrueDest()], loc);
     mf.bind(falseEdge);
-    if (failed(copyToBlockArgs(br.getFalseDest(), br.getFalseDestOperands(), loc)))
+    if (failed(
+            copyToBlockArgs(br.getFalseDest(), br.getFalseDestOperands(), loc)))
       return failure();
     emitBranch(Opcode::Jmp, {}, blockLabels[br.getFalseDest()], loc);
     return success();
@@ -650,8 +648,8 @@ LogicalResult FunctionLowering::lowerControl(Operation *op, bool &handled) {
       unsigned k = scratch();
       loadImm(k, values ? (*values).getValues<APInt>()[i].getSExtValue() : 0,
               loc);
-      emit(Opcode::CmpEq, {Operand::reg(flag), Operand::reg(v), Operand::reg(k)},
-           loc);
+      emit(Opcode::CmpEq,
+           {Operand::reg(flag), Operand::reg(v), Operand::reg(k)}, loc);
       unsigned next = mf.newLabel();
       emitBranch(Opcode::BEqZ, {Operand::reg(flag)}, next, loc);
       if (failed(copyToBlockArgs(dest, sw.getCaseOperands(i), loc)))
@@ -659,7 +657,8 @@ LogicalResult FunctionLowering::lowerControl(Operation *op, bool &handled) {
       emitBranch(Opcode::Jmp, {}, blockLabels[dest], loc);
       mf.bind(next);
     }
-    if (failed(copyToBlockArgs(sw.getDefaultDestination(), sw.getDefaultOperands(), loc)))
+    if (failed(copyToBlockArgs(sw.getDefaultDestination(),
+                               sw.getDefaultOperands(), loc)))
       return failure();
     emitBranch(Opcode::Jmp, {}, blockLabels[sw.getDefaultDestination()], loc);
     return success();
@@ -690,8 +689,7 @@ LogicalResult FunctionLowering::lowerControl(Operation *op, bool &handled) {
 }
 
 LogicalResult FunctionLowering::lowerCall(Operation *op, StringRef callee,
-                                          ValueRange args,
-                                          ValueRange results) {
+                                          ValueRange args, ValueRange results) {
   Location loc = op->getLoc();
   // DSD arguments travel as the address of a descriptor slot in this frame.
   llvm::SmallVector<std::optional<uint32_t>> dsdSlots;
@@ -864,11 +862,7 @@ FunctionLowering::lowerStartup(llvm::ArrayRef<csl::DSDGlobalOp> dsdGlobals,
         return Operand::none();
       return Operand::imm(ctx.taskIDs.lookup(*task));
     };
-    pe::Priority priority = pe::Priority::Default;
-    if (auto p = fifo.getPriority())
-      priority = *p == csl::Priority::High     ? pe::Priority::High
-                 : *p == csl::Priority::Medium ? pe::Priority::Medium
-                                               : pe::Priority::Low;
+    pe::Priority priority = toPriority(fifo.getPriority());
     emit(Opcode::FifoInit,
          {Operand::imm(ctx.fifoSlots.lookup(fifo.getSymName())),
           Operand::imm(getBitWidth(type.getElementType()) == 32 ? 32 : 16),

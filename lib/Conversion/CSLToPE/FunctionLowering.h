@@ -24,9 +24,9 @@
 #include "MachineCode.h"
 #include "ProgramContext.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace tessera::lowering {
 
@@ -56,10 +56,8 @@ private:
   void emitEpilogue(mlir::Location loc);
   /// Patches the frame size into the prologue and epilogues.
   mlir::LogicalResult finishFrame();
-  void finishTo(mlir::Value arg, unsigned reg, mlir::Location loc);
-  void emitParallelMove(
-      llvm::SmallVector<std::pair<unsigned, unsigned>> moves, unsigned temp,
-      mlir::Location loc);
+  void emitParallelMove(llvm::SmallVector<std::pair<unsigned, unsigned>> moves,
+                        unsigned temp, mlir::Location loc);
   mlir::LogicalResult planRegion(mlir::Region &region);
   mlir::LogicalResult planConstant(mlir::Operation *op);
   bool isStableLoad(

@@ -8,6 +8,7 @@
 #include "tessera/Dialect/CSL/IR/CSLTypes.h"
 
 using namespace mlir;
+using namespace tessera;
 
 unsigned tessera::lowering::getBitWidth(Type type) {
   if (type.isIndex())
@@ -32,9 +33,9 @@ std::optional<int64_t> tessera::lowering::getConstantBits(Attribute value) {
     unsigned width = getBitWidth(i.getType());
     if (width > 32)
       return std::nullopt;
-    return static_cast<int64_t>(i.getValue().getZExtValue() &
-                                (width == 32 ? 0xFFFFFFFFull
-                                             : ((1ull << width) - 1)));
+    return static_cast<int64_t>(
+        i.getValue().getZExtValue() &
+        (width == 32 ? 0xFFFFFFFFull : ((1ull << width) - 1)));
   }
   if (auto f = dyn_cast<FloatAttr>(value)) {
     if (f.getType().getIntOrFloatBitWidth() > 32)
@@ -52,4 +53,31 @@ LogicalResult tessera::lowering::checkRunTimeType(Type type, Location loc) {
                           << " are not supported by this cslc (registers "
                              "hold 32 bits)";
   return success();
+}
+
+pe::BlockSpace tessera::lowering::getBlockSpace(Type type) {
+  if (isa<csl::ColorType>(type))
+    return pe::BlockSpace::Color;
+  if (isa<csl::InputQueueType>(type))
+    return pe::BlockSpace::InputQueue;
+  if (isa<csl::OutputQueueType>(type))
+    return pe::BlockSpace::OutputQueue;
+  if (isa<csl::MicrothreadIDType>(type))
+    return pe::BlockSpace::UT;
+  return pe::BlockSpace::Task;
+}
+
+pe::Priority
+tessera::lowering::toPriority(std::optional<csl::Priority> priority) {
+  if (!priority)
+    return pe::Priority::Default;
+  switch (*priority) {
+  case csl::Priority::Low:
+    return pe::Priority::Low;
+  case csl::Priority::Medium:
+    return pe::Priority::Medium;
+  case csl::Priority::High:
+    return pe::Priority::High;
+  }
+  return pe::Priority::Default;
 }

@@ -6,6 +6,8 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LogicalResult.h"
+#include "tessera/Dialect/CSL/IR/CSLOps.h"
+#include "tessera/Target/PEBinary/ISA.h"
 
 #include <optional>
 #include <string>
@@ -20,6 +22,10 @@ unsigned getBitWidth(mlir::Type type);
 unsigned getStorageBytes(mlir::Type type);
 /// The register bits of a scalar constant, or none for other attributes.
 std::optional<int64_t> getConstantBits(mlir::Attribute value);
+/// What `block`/`unblock` of a handle of `type` names.
+pe::BlockSpace getBlockSpace(mlir::Type type);
+/// A csl priority as the ISA encodes it (none: the default).
+pe::Priority toPriority(std::optional<csl::Priority> priority);
 /// Fails with a diagnostic for types no register can hold (64-bit values).
 mlir::LogicalResult checkRunTimeType(mlir::Type type, mlir::Location loc);
 

@@ -49,7 +49,8 @@ FunctionLowering::elementAddress(Value memref, ValueRange indices,
         emit(Opcode::Mov, {Operand::reg(s), Operand::reg(r)}, loc);
     } else if (llvm::isPowerOf2_64(stride)) {
       emit(Opcode::ShlI,
-           {Operand::reg(s), Operand::reg(r), Operand::imm(llvm::Log2_64(stride))},
+           {Operand::reg(s), Operand::reg(r),
+            Operand::imm(llvm::Log2_64(stride))},
            loc);
     } else {
       unsigned k = scratch();
@@ -94,8 +95,8 @@ FunctionLowering::elementAddress(Value memref, ValueRange indices,
   if (address.offset < -32768 || address.offset > 32767) {
     unsigned t = scratch();
     loadImm(t, address.offset, loc);
-    emit(Opcode::Add, {Operand::reg(t), Operand::reg(t), Operand::reg(address.base)},
-         loc);
+    emit(Opcode::Add,
+         {Operand::reg(t), Operand::reg(t), Operand::reg(address.base)}, loc);
     address = {t, 0};
   }
   return address;
@@ -111,7 +112,8 @@ LogicalResult FunctionLowering::lowerMemRef(Operation *op, bool &handled) {
       return failure();
     unsigned d = def(load.getResult());
     emit(loadOpcode(getStorageBytes(load.getType())),
-         {Operand::reg(d), Operand::reg(a->base), Operand::imm(a->offset)}, loc);
+         {Operand::reg(d), Operand::reg(a->base), Operand::imm(a->offset)},
+         loc);
     finish(load.getResult(), d, loc);
     return success();
   }
@@ -122,7 +124,8 @@ LogicalResult FunctionLowering::lowerMemRef(Operation *op, bool &handled) {
     if (failed(a))
       return failure();
     emit(storeOpcode(getStorageBytes(store.getValueToStore().getType())),
-         {Operand::reg(v), Operand::reg(a->base), Operand::imm(a->offset)}, loc);
+         {Operand::reg(v), Operand::reg(a->base), Operand::imm(a->offset)},
+         loc);
     return success();
   }
   if (auto ea = dyn_cast<csl::ElementAddressOp>(op)) {
@@ -131,7 +134,8 @@ LogicalResult FunctionLowering::lowerMemRef(Operation *op, bool &handled) {
       return failure();
     unsigned d = def(ea.getResult());
     emit(Opcode::AddI,
-         {Operand::reg(d), Operand::reg(a->base), Operand::imm(a->offset)}, loc);
+         {Operand::reg(d), Operand::reg(a->base), Operand::imm(a->offset)},
+         loc);
     finish(ea.getResult(), d, loc);
     return success();
   }

@@ -2,12 +2,12 @@
 #ifndef TESSERA_LIB_CONVERSION_CSLTOPE_PROGRAMCONTEXT_H
 #define TESSERA_LIB_CONVERSION_CSLTOPE_PROGRAMCONTEXT_H
 
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringMap.h"
 #include "mlir/IR/SymbolTable.h"
 #include "tessera/Dialect/CSL/IR/CSLOps.h"
 #include "tessera/Target/PEBinary/ISA.h"
 #include "tessera/Target/TargetModel.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace tessera::lowering {
 

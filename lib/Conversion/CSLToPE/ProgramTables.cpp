@@ -80,9 +80,8 @@ LogicalResult writeInitialValue(memref::GlobalOp global,
     for (const APInt &v : init.getValues<APInt>())
       put(v.getZExtValue());
   } else {
-    return emitError(global.getLoc())
-           << "cannot write the initial value of '" << global.getSymName()
-           << "'";
+    return emitError(global.getLoc()) << "cannot write the initial value of '"
+                                      << global.getSymName() << "'";
   }
   return success();
 }
@@ -137,9 +136,9 @@ LogicalResult lowering::assembleProgram(
         continue;
       size_t before = encoded.size();
       if (std::optional<pe::ISAError> error = pe::encode(mi.inst, encoded))
-        return emitError(mi.loc) << "internal error: cannot encode '"
-                                 << pe::format(mi.inst)
-                                 << "': " << error->message;
+        return emitError(mi.loc)
+               << "internal error: cannot encode '" << pe::format(mi.inst)
+               << "': " << error->message;
       pc += 2 * (encoded.size() - before);
     }
     instAddress[f].push_back(pc); // labels at the end of the function
@@ -179,8 +178,8 @@ LogicalResult lowering::assembleProgram(
     std::optional<FileLineColLoc> l = fileLocation(mi.loc);
     if (!l)
       return;
-    auto [it, inserted] = fileIndex.try_emplace(l->getFilename().getValue(),
-                                                binary.files.size());
+    auto [it, inserted] =
+        fileIndex.try_emplace(l->getFilename().getValue(), binary.files.size());
     if (inserted)
       binary.files.push_back(l->getFilename().str());
     pe::LineEntry entry{static_cast<uint16_t>(address), it->second,
@@ -232,7 +231,8 @@ LogicalResult lowering::assembleProgram(
   for (Operation &op : program.getBody().front()) {
     if (auto g = dyn_cast<memref::GlobalOp>(op)) {
       uint32_t address = ctx.globalAddress.lookup(g.getSymName());
-      if (address < dataEnd && failed(writeInitialValue(g, binary.data, address)))
+      if (address < dataEnd &&
+          failed(writeInitialValue(g, binary.data, address)))
         return failure();
     } else if (auto p = dyn_cast<csl::PointerGlobalOp>(op)) {
       uint32_t address = ctx.globalAddress.lookup(p.getSymName());
@@ -247,11 +247,10 @@ LogicalResult lowering::assembleProgram(
   // Tasks, queues, start-up actions.
   for (Operation &op : program.getBody().front()) {
     if (auto task = dyn_cast<csl::TaskOp>(op)) {
-      target::TaskKind kind = task.getKind() == csl::TaskKind::Data
-                                  ? target::TaskKind::Data
-                              : task.getKind() == csl::TaskKind::Control
-                                  ? target::TaskKind::Control
-                                  : target::TaskKind::Local;
+      target::TaskKind kind =
+          task.getKind() == csl::TaskKind::Data      ? target::TaskKind::Data
+          : task.getKind() == csl::TaskKind::Control ? target::TaskKind::Control
+                                                     : target::TaskKind::Local;
       binary.tasks.push_back(
           {kind, static_cast<uint8_t>(*task.getId()),
            static_cast<uint16_t>(functionAddress.lookup(task.getSymName()))});
@@ -274,17 +273,6 @@ LogicalResult lowering::assembleProgram(
         return id.getInt();
       return std::nullopt;
     };
-    auto space = [](Type t) {
-      if (isa<csl::ColorType>(t))
-        return pe::BlockSpace::Color;
-      if (isa<csl::InputQueueType>(t))
-        return pe::BlockSpace::InputQueue;
-      if (isa<csl::OutputQueueType>(t))
-        return pe::BlockSpace::OutputQueue;
-      if (isa<csl::MicrothreadIDType>(t))
-        return pe::BlockSpace::UT;
-      return pe::BlockSpace::Task;
-    };
     if (auto a = dyn_cast<csl::ActivateOp>(op)) {
       if (std::optional<int64_t> id = handleID(a.getTask()))
         binary.startup.push_back({pe::StartupKind::Activate,
@@ -296,7 +284,7 @@ LogicalResult lowering::assembleProgram(
         binary.startup.push_back(
             {isa<csl::BlockOp>(op) ? pe::StartupKind::Block
                                    : pe::StartupKind::Unblock,
-             space(target.getType()), static_cast<uint16_t>(*id)});
+             getBlockSpace(target.getType()), static_cast<uint16_t>(*id)});
     }
   }
 
@@ -346,8 +334,8 @@ LogicalResult lowering::assembleProgram(
           symbol.count = t.getType().getNumElements();
       }
     } else {
-      return emitError(e.getLoc()) << "'" << e.getSymbol()
-                                   << "' cannot be exported to the host";
+      return emitError(e.getLoc())
+             << "'" << e.getSymbol() << "' cannot be exported to the host";
     }
     binary.symbols.push_back(std::move(symbol));
   }
