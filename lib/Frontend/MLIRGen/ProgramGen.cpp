@@ -160,6 +160,8 @@ private:
   /// Globals first, then FIFOs, start-up state, queues, tasks, functions,
   /// exports.
   void sortBody();
+  /// WSE-3: every data task's input queue has a color.
+  bool checkDataTaskQueues();
   mlir::Location loc(llvm::SMLoc l) {
     return getLocation(ctx, diags.getSourceMgr(), l);
   }
@@ -856,7 +858,32 @@ bool ProgramGenerator::run() {
       if (!ensureModule(*m) || !drainFunctions())
         return false;
   sortBody();
-  return true;
+  return checkDataTaskQueues();
+}
+
+bool ProgramGenerator::checkDataTaskQueues() {
+  // On WSE-3 a data task drains an input queue, which @initialize_queue
+  // must give a color; the program is complete only now, since the binding
+  // and the queue's initialisation may sit in different modules.
+  if (interp.getOptions().arch != target::Arch::WSE3)
+    return true;
+  llvm::SmallDenseSet<int64_t> inputQueues;
+  for (auto init : program.getBody().front().getOps<csl::InitializeQueueOp>())
+    if (init.getQueueKind() == csl::QueueKind::Input)
+      inputQueues.insert(init.getQueue());
+  bool ok = true;
+  for (const TaskBinding &task : tasks) {
+    if (task.kind != TaskKind::Data ||
+        inputQueues.contains(static_cast<int64_t>(task.id)))
+      continue;
+    diags.error(task.loc, "data task '" + task.task->name.text +
+                              "' is bound to input queue " +
+                              llvm::Twine(task.id) +
+                              ", which no '@initialize_queue' binds to a "
+                              "color (WSE-3 data tasks drain input queues)");
+    ok = false;
+  }
+  return ok;
 }
 
 } // namespace
