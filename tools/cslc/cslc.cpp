@@ -144,19 +144,8 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module,
   if (!error.empty())
     return reportError(error);
   stage("wrote '" + options.outputDir + "'");
-  if (options.outRoutes) {
-    // Every PE of the rectangle that routes at least one color.
-    const pe::FabricFile &fabric = compiled.fabric;
-    std::vector<std::vector<bool>> routed(
-        fabric.rectHeight, std::vector<bool>(fabric.rectWidth, false));
-    for (const pe::RouteRun &run : fabric.routes)
-      for (unsigned x = run.x; x < run.x + run.length; ++x)
-        routed[run.y][x] = true;
-    for (unsigned y = 0; y < fabric.rectHeight; ++y)
-      for (unsigned x = 0; x < fabric.rectWidth; ++x)
-        if (routed[y][x])
-          llvm::outs() << pe::dumpPE(fabric, x, y);
-  }
+  if (options.outRoutes)
+    llvm::outs() << pe::dumpRoutes(compiled.fabric);
   return 0;
 }
 

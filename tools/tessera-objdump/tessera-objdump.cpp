@@ -85,8 +85,33 @@ int main(int argc, char **argv) {
     pe::ReadResult<pe::FabricFile> fabric = pe::readFabric(bytes);
     if (!fabric)
       return fail(path + ": " + fabric.error->str());
-    std::cout << (pe ? pe::dumpPE(*fabric.value, pe->first, pe->second)
-                     : pe::dumpFabric(*fabric.value));
+    if (!pe) {
+      std::cout << pe::dumpFabric(*fabric.value);
+      return 0;
+    }
+    std::cout << pe::dumpPE(*fabric.value, pe->first, pe->second);
+    // The PE's symbols, from its program binary beside the fabric file.
+    for (const pe::ProgramRun &run : fabric.value->placement) {
+      if (run.y != pe->second || pe->first < run.x ||
+          pe->first >= run.x + run.length ||
+          run.program >= fabric.value->programs.size())
+        continue;
+      std::string dir = path.substr(0, path.find_last_of('/') + 1);
+      std::string file = dir + fabric.value->programs[run.program];
+      std::ifstream programIn(file, std::ios::binary);
+      if (!programIn)
+        return fail("cannot read '" + file + "', the program of PE (" +
+                    std::to_string(pe->first) + ", " +
+                    std::to_string(pe->second) + ")");
+      std::vector<uint8_t> programBytes(
+          (std::istreambuf_iterator<char>(programIn)),
+          std::istreambuf_iterator<char>());
+      pe::ReadResult<pe::ProgramBinary> program =
+          pe::readProgram(programBytes);
+      if (!program)
+        return fail(file + ": " + program.error->str());
+      std::cout << pe::dumpSymbols(*program.value);
+    }
     return 0;
   }
   return fail("'" + path + "' is neither a program binary nor a fabric file");

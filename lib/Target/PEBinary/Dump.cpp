@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <algorithm>
+#include <tuple>
 #include <sstream>
 
 using namespace tessera;
@@ -89,14 +90,9 @@ std::string formatRouter(const RouterConfig &c) {
 
 } // namespace
 
-std::string pe::dumpProgram(const ProgramBinary &program) {
+std::string pe::dumpSymbols(const ProgramBinary &program) {
   std::ostringstream os;
-  os << "arch " << target::TargetModel::get(program.arch).getName()
-     << ", code " << program.code.size() * 2 << " bytes at "
-     << hex(program.codeAddress) << ", data " << program.data.size()
-     << " bytes at " << hex(program.dataAddress) << ", bss "
-     << program.bssSize << " bytes at " << hex(program.bssAddress) << "\n";
-  os << "\nsymbols:\n";
+  os << "symbols:\n";
   for (const Symbol &s : program.symbols) {
     os << "  " << hex(s.address) << " " << s.name;
     if (s.kind == SymbolKind::Function) {
@@ -109,6 +105,60 @@ std::string pe::dumpProgram(const ProgramBinary &program) {
     os << " [" << s.count << "]" << getElemTypeName(s.elemType)
        << (s.isMutable ? " mutable" : "") << "\n";
   }
+  return os.str();
+}
+
+std::string pe::dumpRoutes(const FabricFile &fabric) {
+  // One entry per PE and color, from the runs; sorting puts a PE's colors
+  // together, so this stays O(n log n) on the largest fabrics.
+  struct Entry {
+    uint16_t y, x;
+    uint8_t color;
+    const RouterConfig *config;
+  };
+  std::vector<Entry> entries;
+  for (const RouteRun &run : fabric.routes)
+    for (unsigned x = run.x; x < unsigned(run.x) + run.length; ++x)
+      entries.push_back({run.y, uint16_t(x), run.color, &run.config});
+  std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+    return std::tie(a.y, a.x, a.color) < std::tie(b.y, b.x, b.color);
+  });
+  std::ostringstream os;
+  size_t run = 0; // placement runs are sorted by (y, x) too
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry &e = entries[i];
+    if (i == 0 || entries[i - 1].y != e.y || entries[i - 1].x != e.x) {
+      while (run < fabric.placement.size() &&
+             std::make_pair(fabric.placement[run].y,
+                            uint16_t(fabric.placement[run].x +
+                                     fabric.placement[run].length - 1)) <
+                 std::make_pair(e.y, e.x))
+        ++run;
+      os << "PE (" << e.x << ", " << e.y << "): ";
+      const ProgramRun *p =
+          run < fabric.placement.size() ? &fabric.placement[run] : nullptr;
+      if (p && p->y == e.y && e.x >= p->x && e.x < p->x + p->length)
+        os << "program " << p->program << " "
+           << (p->program < fabric.programs.size() ? fabric.programs[p->program]
+                                                   : "?")
+           << "\n";
+      else
+        os << "no program\n";
+    }
+    os << "  color " << unsigned(e.color) << ": " << formatRouter(*e.config)
+       << "\n";
+  }
+  return os.str();
+}
+
+std::string pe::dumpProgram(const ProgramBinary &program) {
+  std::ostringstream os;
+  os << "arch " << target::TargetModel::get(program.arch).getName()
+     << ", code " << program.code.size() * 2 << " bytes at "
+     << hex(program.codeAddress) << ", data " << program.data.size()
+     << " bytes at " << hex(program.dataAddress) << ", bss "
+     << program.bssSize << " bytes at " << hex(program.bssAddress) << "\n";
+  os << "\n" << dumpSymbols(program);
   os << "\ntasks:\n";
   for (const TaskEntry &t : program.tasks)
     os << "  " << getTaskKindName(t.kind) << " " << unsigned(t.id) << " at "

@@ -105,3 +105,36 @@ TEST_CASE("a fabric listing and one PE's routes", "[pebinary][dump]") {
   CHECK(dumpPE(f, 4, 0) ==
         "error: PE (4, 0) is outside the 4x1 rectangle\n");
 }
+
+TEST_CASE("every routing PE's table, by row and column", "[pebinary][dump]") {
+  FabricFile f;
+  f.rectWidth = 4;
+  f.rectHeight = 2;
+  f.programs = {"a.tpeb", "b.tpeb"};
+  f.placement = {{0, 0, 4, 0}, {0, 1, 2, 1}};
+  RouterConfig toEast, fromWest;
+  toEast.rx = portBit(Port::Ramp);
+  toEast.tx = portBit(Port::East);
+  fromWest.rx = portBit(Port::West);
+  fromWest.tx = portBit(Port::Ramp);
+  // Sorted by (color, y, x) as the format requires; printed by PE.
+  f.routes = {{1, 0, 0, 1, toEast},
+              {1, 1, 0, 1, fromWest},
+              {2, 1, 0, 1, toEast},
+              {2, 3, 1, 1, fromWest}};
+  CHECK(dumpRoutes(f) == "PE (0, 0): program 0 a.tpeb\n"
+                         "  color 1: rx [ramp] tx [east]\n"
+                         "PE (1, 0): program 0 a.tpeb\n"
+                         "  color 1: rx [west] tx [ramp]\n"
+                         "  color 2: rx [ramp] tx [east]\n"
+                         "PE (3, 1): no program\n"
+                         "  color 2: rx [west] tx [ramp]\n");
+  CHECK(dumpRoutes(FabricFile{}).empty());
+}
+
+TEST_CASE("a symbol table on its own", "[pebinary][dump]") {
+  ProgramBinary p = smallProgram();
+  CHECK(dumpSymbols(p) == "symbols:\n"
+                          "  0x2000 y [1]f32 mutable\n"
+                          "  0x0100 run fn(i16)\n");
+}

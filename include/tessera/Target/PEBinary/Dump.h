@@ -20,6 +20,13 @@ namespace tessera::pe {
 /// `.word` lines with the reason, so a damaged code section still prints.
 std::string dumpProgram(const ProgramBinary &program);
 
+/// The symbol table, as dumpProgram shows it.
+std::string dumpSymbols(const ProgramBinary &program);
+
+/// Every PE that routes at least one color, by row then column: its program
+/// and router configuration per color (cslc --out-routes).
+std::string dumpRoutes(const FabricFile &fabric);
+
 /// Geometry, program files and placement runs.
 std::string dumpFabric(const FabricFile &fabric);
 
