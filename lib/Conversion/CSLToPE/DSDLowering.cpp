@@ -162,7 +162,7 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
     } else {
       unsigned r = use(t.getBase(), at);
       if (constant) {
-        unsigned s = r >= 10 ? r : scratch();
+        unsigned s = r >= FirstScratch ? r : scratch();
         emit(Opcode::AddI,
              {Operand::reg(s), Operand::reg(r), Operand::imm(constant * bytes)},
              at);
@@ -417,7 +417,7 @@ LogicalResult FunctionLowering::lowerMap(csl::MapOp op) {
   emit(Opcode::Map, std::move(operands), loc);
   mf.insts.back().fixup = {Fixup::Kind::Function, 0, 0, op.getCallee().str()};
   mf.callees.push_back(op.getCallee().str());
-  freeRegs = 0x03FF;
+  freeRegs = AllocatableRegs;
   return success();
 }
 

@@ -30,6 +30,10 @@
 
 namespace tessera::lowering {
 
+/// r0..r9 hold values; r10..r13 are scratch for one instruction's operands.
+inline constexpr unsigned FirstScratch = 10, LastScratch = 13;
+inline constexpr uint16_t AllocatableRegs = 0x03FF;
+
 class FunctionLowering {
 public:
   FunctionLowering(ProgramContext &ctx, MachineFunction &mf)

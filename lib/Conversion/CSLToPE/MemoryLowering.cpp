@@ -43,7 +43,7 @@ FunctionLowering::elementAddress(Value memref, ValueRange indices,
       continue;
     }
     unsigned r = use(index, loc);
-    unsigned s = r >= 10 ? r : scratch();
+    unsigned s = r >= FirstScratch ? r : scratch();
     if (stride == 1) {
       if (s != r)
         emit(Opcode::Mov, {Operand::reg(s), Operand::reg(r)}, loc);
