@@ -1,0 +1,270 @@
+//===- OperationStart.cpp - snapshotting a DSD operation ------------------===//
+//
+// An operation copies everything it will use when it starts (docs/ISA.md,
+// "Snapshot"): its descriptors, the values of scalar registers, the
+// addresses in pointer registers and the index register. FIFO and fabric
+// state stay shared. Options are merged here (docs/Emulator.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cursors.h"
+#include "ElementOps.h"
+#include "Messages.h"
+#include "TaskRefs.h"
+
+#include "tessera/Emulator/DSDEngine.h"
+
+using namespace tessera;
+using namespace tessera::emulator;
+using namespace tessera::emulator::dsd;
+using detail::OperandClass;
+using detail::OperandSlot;
+using pe::OperandMode;
+
+namespace {
+
+struct Starter {
+  std::array<OperandSlot, DSDOperation::MaxOperands> &slots;
+  ResolvedOptions &options;
+  int32_t &index;
+  unsigned numOperands = 0;
+  /// Instruction operands before slot 0's (map's function).
+  unsigned firstOperand = 0;
+  const pe::Instruction &inst;
+  const CEState &state;
+  const DSRFile &dsrs;
+  const FifoFile &fifos;
+  DSDTrap &trap;
+  std::string_view name;
+
+  bool fail(const std::string &message) {
+    badOperand(trap, std::string(name) + ": " + message);
+    return false;
+  }
+
+  /// Slot `i` from `operand`; `width` is the operation's for DSD
+  /// operations, 0 for map (which takes the operand's own).
+  bool fill(unsigned i, const pe::Operand &operand, unsigned width) {
+    OperandSlot &slot = slots[i];
+    auto number = [&] { return std::to_string(firstOperand + i + 1); };
+    // Field by field: the descriptor and mem4d state are only read for
+    // the operands that set them, and starting is on the hot path.
+    slot.cls = OperandClass::None;
+    slot.width = 32;
+    slot.dsr.reset();
+    slot.reg = 0;
+    slot.scalar = 0;
+    slot.cursor.address = 0;
+    slot.cursor.step = 0;
+    slot.cursor.run = detail::Unbounded;
+    slot.cursor.dims = 0;
+    slot.cursor.wrap = 0;
+    bool isDest = i == 0;
+    switch (operand.mode) {
+    case OperandMode::None:
+      if (!isDest || width)
+        return fail("malformed instruction (operand " + number() +
+                    " is absent)");
+      slot.cls = OperandClass::None;
+      return true;
+    case OperandMode::Reg:
+    case OperandMode::Ptr: {
+      if (operand.value < 0 || operand.value >= pe::NumRegisters ||
+          (isDest && operand.mode == OperandMode::Reg))
+        return fail("malformed instruction (operand " + number() + ")");
+      slot.reg = static_cast<uint8_t>(operand.value);
+      uint32_t value = state.r[slot.reg];
+      if (operand.mode == OperandMode::Reg) {
+        slot.cls = OperandClass::Scalar;
+        slot.scalar = value;
+        slot.width = static_cast<uint8_t>(width ? width : 32);
+      } else {
+        slot.cls = OperandClass::Pointer;
+        slot.cursor = makeFixedCursor(value);
+        slot.width = static_cast<uint8_t>(width          ? width
+                                          : operand.wide ? 32
+                                                         : 16);
+      }
+      return true;
+    }
+    default:
+      break;
+    }
+    std::optional<DSRId> id = DSRId::fromOperand(operand);
+    if (!id)
+      return fail("malformed instruction (operand " + number() + ")");
+    slot.dsr = id;
+    slot.descriptor = dsrs.get(*id);
+    const Descriptor &d = slot.descriptor;
+    switch (d.kind) {
+    case DSRKind::Mem1d:
+    case DSRKind::Mem4d:
+    case DSRKind::Circbuf:
+      slot.cls = OperandClass::Memory;
+      slot.width = static_cast<uint8_t>(width ? width : d.width);
+      return true;
+    case DSRKind::FabIn:
+      if (isDest)
+        return fail(id->getName() + " is a fabin DSR, which cannot be written");
+      slot.cls = OperandClass::FabIn;
+      slot.width = static_cast<uint8_t>(width ? width : 32);
+      return true;
+    case DSRKind::FabOut:
+      if (!isDest)
+        return fail(id->getName() + " is a fabout DSR, which cannot be read");
+      slot.cls = OperandClass::FabOut;
+      slot.width = static_cast<uint8_t>(width ? width : 32);
+      return true;
+    case DSRKind::Fifo: {
+      const Fifo &fifo = fifos.get(d.fifo);
+      if (!fifo.initialized)
+        return fail(id->getName() + " is fifo" + std::to_string(d.fifo) +
+                    ", which no fifo.init has initialised");
+      slot.cls = OperandClass::Fifo;
+      slot.width = static_cast<uint8_t>(width ? width : fifo.width);
+      return true;
+    }
+    }
+    return fail("malformed descriptor in " + id->getName());
+  }
+
+  /// The operation's own options first, then those attached to its DSRs in
+  /// operand order; the first that gives a value wins (async: any).
+  bool resolveOptions() {
+    const pe::DSDOptions &own = inst.options;
+    ResolvedOptions &out = options;
+    out = ResolvedOptions{};
+    std::optional<uint8_t> ut;
+    if ((own.activate && !resolveTaskRef(*own.activate, state, name, "activate",
+                                         out.activate, trap)) ||
+        (own.unblock && !resolveTaskRef(*own.unblock, state, name, "unblock",
+                                        out.unblock, trap)) ||
+        (own.microthread &&
+         !resolveTaskRef(*own.microthread, state, name, "ut", ut, trap)))
+      return false;
+    out.async = own.async;
+    out.priority = own.priority;
+    std::optional<unsigned> indexReg = own.indexReg;
+    if (indexReg && *indexReg >= pe::NumRegisters)
+      return fail("malformed instruction (index register)");
+    for (unsigned i = 0; i < numOperands; ++i) {
+      if (!slots[i].dsr)
+        continue;
+      const AttachedOptions &a = slots[i].descriptor.options;
+      out.async |= a.async;
+      if (out.priority == pe::Priority::Default)
+        out.priority = a.priority;
+      if (!out.activate)
+        out.activate = a.activate;
+      if (!out.unblock)
+        out.unblock = a.unblock;
+      if (!ut)
+        ut = a.microthread;
+      if (!indexReg && a.indexReg)
+        indexReg = a.indexReg;
+    }
+    // Then the priority of a fabric DSR or FIFO (WSE-3 keeps it there).
+    for (unsigned i = 0; i < numOperands; ++i) {
+      if (out.priority != pe::Priority::Default)
+        break;
+      const OperandSlot &slot = slots[i];
+      if (slot.cls == OperandClass::FabIn || slot.cls == OperandClass::FabOut)
+        out.priority = slot.descriptor.priority;
+      else if (slot.cls == OperandClass::Fifo)
+        out.priority = fifos.get(slot.descriptor.fifo).priority;
+    }
+    // WSE-2's microthread: the fabout's queue, else the first fabin's.
+    if (!ut && slots[0].cls == OperandClass::FabOut)
+      ut = slots[0].descriptor.queue;
+    for (unsigned i = 1; i < numOperands && !ut; ++i)
+      if (slots[i].cls == OperandClass::FabIn)
+        ut = slots[i].descriptor.queue;
+    out.microthread = ut.value_or(0);
+    index = indexReg ? static_cast<int32_t>(state.r[*indexReg]) : int32_t{0};
+    return true;
+  }
+
+  /// CSL's rule: the first DSR among the sources, in order, then the
+  /// destination; FIFOs have no length. No DSR: one element.
+  uint64_t length() const {
+    for (unsigned k = 1; k <= numOperands; ++k) {
+      const OperandSlot &slot = slots[k % numOperands];
+      if (!slot.dsr)
+        continue;
+      if (std::optional<uint64_t> n = slot.descriptor.getLength())
+        return *n;
+    }
+    return 1;
+  }
+};
+
+} // namespace
+
+bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
+                      const CEState &state, const DSRFile &dsrs,
+                      const FifoFile &fifos, DSDTrap &trap) {
+  std::string_view name = mnemonic(inst.opcode);
+  const pe::InstInfo *info = pe::getInstInfo(inst.opcode);
+  if (!info || info->instClass != pe::InstClass::DSDOp) {
+    badOperand(trap, std::string(name) + " is not a DSD operation");
+    return false;
+  }
+  // Until start succeeds the operation is not runnable.
+  op.opcode = pe::Opcode::Invalid;
+  op.numOperands = 0;
+  op.length = 0;
+  op.next = 0;
+  op.carry = 0;
+  op.fetched = 0;
+  op.resultReady = false;
+  op.mapCallPending = false;
+  op.mapResultReady = false;
+  op.completed = false;
+  Starter starter{op.slots, op.options, op.index, 0,    0,   inst,
+                  state,    dsrs,       fifos,    trap, name};
+
+  if (inst.opcode == pe::Opcode::Map) {
+    size_t count = inst.operands.size();
+    if (count < 2 || count > 2 + op.mapCall.args.size() ||
+        inst.operands[0].mode != OperandMode::Imm)
+      return starter.fail("malformed instruction (operands)");
+    op.mapCall = MapCall{};
+    op.mapCall.function = static_cast<uint32_t>(inst.operands[0].value);
+    op.mapCall.numArgs = static_cast<uint8_t>(count - 2);
+    op.numOperands = static_cast<uint8_t>(count - 1);
+    starter.numOperands = op.numOperands;
+    starter.firstOperand = 1;
+    for (unsigned i = 0; i < op.numOperands; ++i)
+      if (!starter.fill(i, inst.operands[i + 1], 0))
+        return false;
+  } else {
+    std::optional<OpShape> shape = getShape(inst.opcode);
+    if (!shape || inst.operands.size() != 1u + shape->sources)
+      return starter.fail("malformed instruction (operands)");
+    op.numOperands = static_cast<uint8_t>(1 + shape->sources);
+    starter.numOperands = op.numOperands;
+    if (!starter.fill(0, inst.operands[0], shape->dest))
+      return false;
+    for (unsigned i = 1; i < op.numOperands; ++i)
+      if (!starter.fill(i, inst.operands[i], shape->src[i - 1]))
+        return false;
+  }
+  if (!starter.resolveOptions())
+    return false;
+  op.opcode = inst.opcode;
+  if (op.isMap())
+    op.options.async = false; // the calls run on the main thread
+  op.length = starter.length();
+  for (unsigned i = 0; i < op.numOperands; ++i)
+    if (op.slots[i].cls == OperandClass::Memory)
+      op.slots[i].cursor = makeMemoryCursor(op.slots[i].descriptor, op.index);
+  return true;
+}
+
+std::optional<uint8_t> DSDOperation::getAdvanceSwitchColor() const {
+  const detail::OperandSlot &dest = slots[0];
+  if (numOperands && dest.cls == detail::OperandClass::FabOut &&
+      dest.descriptor.advanceSwitch)
+    return dest.descriptor.color;
+  return std::nullopt;
+}

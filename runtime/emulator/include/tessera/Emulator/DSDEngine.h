@@ -1,0 +1,253 @@
+//===- DSDEngine.h - DSD operations, element by element ---------*- C++ -*-===//
+//
+// Executes the DSD operations and `map` (docs/ISA.md "DSD operations",
+// docs/Emulator.md "DSD engine"). An operation is started once, which
+// snapshots its descriptors and registers into a DSDOperation, and then run
+// until it is done. Fabric queues and FIFOs can make it wait: run() returns
+// Blocked and the operation keeps everything (element index, snapshots,
+// values already read, carry) so that the PE model retries it later: that
+// is how a synchronous operation stalls the PE and an asynchronous one waits
+// on its microthread. Nothing allocates per element; operations on memory
+// and registers only take a fast path over a mirror of the memory they
+// touch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSERA_EMULATOR_DSDENGINE_H
+#define TESSERA_EMULATOR_DSDENGINE_H
+
+#include "tessera/Emulator/DSRFile.h"
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+
+namespace tessera::emulator {
+
+/// The fabric side of fabin and fabout operands, implemented by the PE
+/// model. "Would block" is a return value, never a wait.
+class DSDPorts {
+public:
+  virtual ~DSDPorts() = default;
+  /// The payload of the next wavelet in the input queue of `fabin` (its
+  /// queue, color, priority and control_transform), or none when no wavelet
+  /// is there yet: the operation blocks and retries this element later.
+  virtual std::optional<uint32_t> popWavelet(const Descriptor &fabin) = 0;
+  /// Sends one wavelet to the output queue of `fabout` (a control wavelet
+  /// when `fabout.control`); false when the queue is full: the operation
+  /// blocks and sends the same payload again later.
+  virtual bool pushWavelet(const Descriptor &fabout, uint32_t payload) = 0;
+};
+
+/// Everything an operation reads and changes besides its own state.
+struct DSDContext {
+  PEMemory &memory;
+  DSRFile &dsrs;
+  FifoFile &fifos;
+  DSDPorts &ports;
+};
+
+/// The operation's options merged with those attached to its DSRs
+/// (docs/Emulator.md gives the rule), task references resolved.
+struct ResolvedOptions {
+  bool async = false;
+  pe::Priority priority = pe::Priority::Default;
+  std::optional<uint8_t> activate; ///< fire at completion
+  std::optional<uint8_t> unblock;  ///< fire at completion
+  /// Where an asynchronous operation runs: `ut` if given, else the output
+  /// queue of a fabout operand, else the input queue of the first fabin,
+  /// else 0 (docs/ISA.md, "Options").
+  uint8_t microthread = 0;
+  bool operator==(const ResolvedOptions &) const = default;
+};
+
+enum class DSDStatus : uint8_t {
+  Done,    ///< every element ran; completion effects are in the operation
+  Blocked, ///< a fabric queue or FIFO cannot give or take an element now
+  Paused,  ///< the element budget ran out
+  CallMap, ///< map: call getMapCall() for this element, then setMapResult
+  Trapped, ///< the trap says why; the element that trapped had no effect
+           ///< on memory (fabric and FIFO reads of it may have happened)
+};
+
+struct DSDProgress {
+  DSDStatus status = DSDStatus::Done;
+  /// Elements completed by this call.
+  uint64_t elements = 0;
+  /// Bit t: a FIFO push or pop in this call activated task t.
+  uint64_t activatedTasks = 0;
+};
+
+/// What `map` asks the caller to run for one element: the function with
+/// r0..r<numArgs-1> set to `args`.
+struct MapCall {
+  uint32_t function = 0;
+  uint8_t numArgs = 0;
+  std::array<uint32_t, 8> args{};
+};
+
+namespace detail {
+
+inline constexpr uint64_t Unbounded = std::numeric_limits<uint64_t>::max();
+
+/// Where the elements of a memory, pointer or scalar operand lie: the
+/// current element's byte address and the step to the next. A run is a
+/// stretch of constant step: a mem1d or pointer is one unbounded run, a
+/// mem4d has one per innermost row and a circbuf one per lap.
+struct Cursor {
+  int64_t address = 0;
+  int64_t step = 0;
+  /// Elements left in the current run, this one included.
+  uint64_t run = Unbounded;
+  /// mem4d, dimensions merged where possible, outermost first; the
+  /// outermost index is not bounded (operands advance in lock-step past
+  /// their own length).
+  uint8_t dims = 0;
+  int64_t base = 0;
+  std::array<uint64_t, MaxMem4dDims> index{};
+  std::array<uint64_t, MaxMem4dDims> extent{};
+  std::array<int64_t, MaxMem4dDims> stride{}; ///< bytes
+  /// circbuf (wrap > 0): the position in the lap.
+  uint64_t wrap = 0;
+  uint64_t lapIndex = 0;
+
+  /// Moves `n` elements on; mem4d and circbuf take advanceShaped.
+  void advance(uint64_t n) {
+    if (wrap == 0 && dims == 0) // mem1d, pointer, scalar: wraps, never UB
+      address = static_cast<int64_t>(static_cast<uint64_t>(address) +
+                                     static_cast<uint64_t>(step) * n);
+    else
+      advanceShaped(n);
+  }
+  void advanceShaped(uint64_t n);
+};
+
+enum class OperandClass : uint8_t {
+  None,    ///< map without a destination
+  Memory,  ///< mem1d, mem4d, circbuf DSR
+  Scalar,  ///< a register's value, read at start
+  Pointer, ///< the address in a register, read at start
+  FabIn,
+  FabOut,
+  Fifo,
+};
+
+/// One operand of a started operation.
+struct OperandSlot {
+  OperandClass cls = OperandClass::None;
+  /// Bits each element reads or writes.
+  uint8_t width = 32;
+  /// The DSR it was copied from (descriptor holds the copy).
+  std::optional<DSRId> dsr;
+  /// Scalar, Pointer: the register.
+  uint8_t reg = 0;
+  Descriptor descriptor;
+  Cursor cursor;
+  /// Scalar: the value, little-endian in memory so the fast path reads it
+  /// like any element.
+  uint32_t scalar = 0;
+};
+
+} // namespace detail
+
+/// A started operation; reusable (start() overwrites it).
+class DSDOperation {
+public:
+  /// Up to: map's destination and 8 arguments.
+  static constexpr unsigned MaxOperands = 9;
+
+  pe::Opcode getOpcode() const { return opcode; }
+  bool isMap() const { return opcode == pe::Opcode::Map; }
+  /// Elements the operation runs for; UINT64_MAX when infinite.
+  uint64_t getLength() const { return length; }
+  uint64_t getElementsDone() const { return next; }
+  bool isDone() const { return next == length; }
+  const ResolvedOptions &getOptions() const { return options; }
+  /// A fabout destination with advance_switch: the color whose switch
+  /// advances when the operation completes.
+  std::optional<uint8_t> getAdvanceSwitchColor() const;
+
+  /// After run() returned CallMap: the call for the current element.
+  const MapCall &getMapCall() const { return mapCall; }
+  /// The callee's r0 for the current element; the next run() writes it
+  /// to the destination and goes on.
+  void setMapResult(uint32_t r0) {
+    mapResult = r0;
+    mapResultReady = true;
+  }
+
+private:
+  friend class DSDEngine;
+
+  pe::Opcode opcode = pe::Opcode::Invalid;
+  uint8_t numOperands = 0; ///< slot 0 is the destination
+  std::array<detail::OperandSlot, MaxOperands> slots;
+  uint64_t length = 0;
+  uint64_t next = 0; ///< the element in progress
+  ResolvedOptions options;
+  /// The index option's register value (0 without one).
+  int32_t index = 0;
+  uint32_t carry = 0;     ///< addc16: carry out of the previous element
+  bool completed = false; ///< save-address write-back done
+
+  // The element in progress, kept while it is blocked.
+  std::array<uint32_t, MaxOperands> values{};
+  uint16_t fetched = 0; ///< bit i: values[i] holds source i's element
+  bool resultReady = false;
+  uint32_t result = 0;
+  MapCall mapCall;
+  bool mapCallPending = false;
+  bool mapResultReady = false;
+  uint32_t mapResult = 0;
+};
+
+/// Executes DSD operations. It holds only scratch buffers, so one engine
+/// serves every PE a thread simulates; the state is in the operations and
+/// the DSDContext.
+class DSDEngine {
+public:
+  DSDEngine() = default;
+  ~DSDEngine() = default;
+  DSDEngine(const DSDEngine &) = delete;
+  DSDEngine &operator=(const DSDEngine &) = delete;
+
+  /// Starts a DSDOp-class instruction (every DSD operation and map):
+  /// copies its DSRs, reads its scalar, pointer and index registers and
+  /// resolves its options. Returns false with `trap` filled when an operand
+  /// cannot be used (a fabout read, a fabin written, a FIFO never
+  /// initialised, a task register out of range).
+  static bool start(DSDOperation &op, const pe::Instruction &inst,
+                    const CEState &state, const DSRFile &dsrs,
+                    const FifoFile &fifos, DSDTrap &trap);
+
+  /// Runs at most `maxElements` elements of a started operation. At Done,
+  /// DSRs with save-address have been written back (once: running a done
+  /// operation again returns Done with no elements). An operation whose
+  /// start() failed traps.
+  DSDProgress run(DSDOperation &op, DSDContext context, DSDTrap &trap,
+                  uint64_t maxElements = detail::Unbounded);
+
+  /// The memory-only fast path is on by default; tests turn it off to
+  /// compare it with the element-by-element path.
+  void setFastPathEnabled(bool enabled) { fastPathEnabled = enabled; }
+
+private:
+  /// The fast path checks and mirrors this many elements at a time.
+  static constexpr uint64_t FastChunk = 1 << 16;
+
+  uint64_t runFast(DSDOperation &op, PEMemory &memory, uint64_t budget);
+  DSDProgress runElements(DSDOperation &op, DSDContext context, DSDTrap &trap,
+                          uint64_t budget);
+  static bool canRunFast(const DSDOperation &op);
+  static void complete(DSDOperation &op, DSRFile &dsrs);
+
+  /// The fast path's buffers (FastPath.cpp): blocks of elements, and a
+  /// mirror of the memory an operation touches at the same addresses.
+  std::unique_ptr<uint8_t[]> scratch;
+  bool fastPathEnabled = true;
+};
+
+} // namespace tessera::emulator
+
+#endif // TESSERA_EMULATOR_DSDENGINE_H

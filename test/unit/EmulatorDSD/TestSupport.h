@@ -1,0 +1,236 @@
+//===- TestSupport.h - running DSR instructions and DSD ops -----*- C++ -*-===//
+//
+// One PE's descriptor state (registers, memory, DSR and FIFO files) with a
+// scripted fake fabric, and helpers that build instructions the way the
+// decoder gives them to the PE model.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSERA_TEST_EMULATORDSD_TESTSUPPORT_H
+#define TESSERA_TEST_EMULATORDSD_TESTSUPPORT_H
+
+#include "tessera/Emulator/DSDEngine.h"
+
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <deque>
+#include <limits>
+#include <map>
+#include <vector>
+
+namespace dsdtest {
+
+using namespace tessera;
+using namespace tessera::emulator;
+using pe::Opcode;
+using pe::Operand;
+using pe::OperandMode;
+
+inline Operand Dest(unsigned i) {
+  return Operand::dsr(OperandMode::DestDSR, i);
+}
+inline Operand Src0(unsigned i) {
+  return Operand::dsr(OperandMode::Src0DSR, i);
+}
+inline Operand Src1(unsigned i) {
+  return Operand::dsr(OperandMode::Src1DSR, i);
+}
+inline Operand R(unsigned r) { return Operand::reg(r); }
+inline Operand Ptr(unsigned r, bool wide = false) {
+  return Operand::ptr(r, wide);
+}
+inline Operand Imm(int64_t v) { return Operand::imm(v); }
+inline Operand None() { return Operand::none(); }
+inline DSRId idOf(const Operand &op) { return *DSRId::fromOperand(op); }
+
+inline uint32_t bitsOf(float value) { return std::bit_cast<uint32_t>(value); }
+inline float floatOf(uint32_t bits) { return std::bit_cast<float>(bits); }
+
+/// One wavelet a fake output queue received.
+struct Sent {
+  unsigned queue;
+  unsigned color;
+  bool control;
+  uint32_t payload;
+  bool operator==(const Sent &) const = default;
+};
+
+/// Input queues hold what the test feeds; output queues accept `room`
+/// more wavelets (unbounded by default). An empty input or a full output
+/// is "would block".
+class FakePorts : public DSDPorts {
+public:
+  std::optional<uint32_t> popWavelet(const Descriptor &fabin) override {
+    ++pops;
+    std::deque<uint32_t> &queue = inputs[fabin.queue];
+    if (queue.empty())
+      return std::nullopt;
+    uint32_t payload = queue.front();
+    queue.pop_front();
+    return payload;
+  }
+  bool pushWavelet(const Descriptor &fabout, uint32_t payload) override {
+    ++pushes;
+    if (room == 0)
+      return false;
+    --room;
+    sent.push_back({fabout.queue, fabout.color, fabout.control, payload});
+    return true;
+  }
+
+  std::map<unsigned, std::deque<uint32_t>> inputs;
+  std::vector<Sent> sent;
+  uint64_t room = std::numeric_limits<uint64_t>::max();
+  unsigned pops = 0, pushes = 0;
+};
+
+struct Machine {
+  CEState state;
+  PEMemory memory;
+  DSRFile dsrs;
+  FifoFile fifos;
+  FakePorts ports;
+  DSDEngine engine;
+  DSDTrap trap;
+  DSDOperation op;
+
+  explicit Machine(bool fastPath = true) {
+    engine.setFastPathEnabled(fastPath);
+  }
+
+  DSDContext context() { return {memory, dsrs, fifos, ports}; }
+
+  /// Runs a DSR-class instruction that must succeed.
+  void exec(Opcode opcode, std::vector<Operand> operands,
+            pe::DSDOptions options = {}) {
+    pe::Instruction inst{opcode, std::move(operands), options};
+    if (!executeDSRInstruction(inst, state, memory, dsrs, fifos, trap))
+      FAIL(pe::format(inst) << " trapped: " << trap.message);
+  }
+  /// Runs a DSR-class instruction that must trap; its message.
+  std::string execTrap(Opcode opcode, std::vector<Operand> operands,
+                       pe::DSDOptions options = {}) {
+    pe::Instruction inst{opcode, std::move(operands), options};
+    if (executeDSRInstruction(inst, state, memory, dsrs, fifos, trap))
+      FAIL(pe::format(inst) << " did not trap");
+    return trap.message;
+  }
+
+  void mem1d(Operand dsr, unsigned width, uint32_t base, uint32_t extent,
+             int64_t offset = 0, int64_t stride = 1, bool wio = false) {
+    exec(Opcode::DsrMem1d, {dsr, Imm(width), Imm(base), Imm(extent),
+                            Imm(offset), Imm(stride), Imm(wio)});
+  }
+
+  /// Starts an operation that must start.
+  void start(Opcode opcode, std::vector<Operand> operands,
+             pe::DSDOptions options = {}) {
+    pe::Instruction inst{opcode, std::move(operands), options};
+    if (!DSDEngine::start(op, inst, state, dsrs, fifos, trap))
+      FAIL(pe::format(inst) << " did not start: " << trap.message);
+  }
+  /// Starts an operation that must not start; the message.
+  std::string startTrap(Opcode opcode, std::vector<Operand> operands,
+                        pe::DSDOptions options = {}) {
+    pe::Instruction inst{opcode, std::move(operands), options};
+    if (DSDEngine::start(op, inst, state, dsrs, fifos, trap))
+      FAIL(pe::format(inst) << " started");
+    return trap.message;
+  }
+  DSDProgress run(uint64_t budget = std::numeric_limits<uint64_t>::max()) {
+    return engine.run(op, context(), trap, budget);
+  }
+  /// Starts and runs to completion.
+  DSDProgress runOp(Opcode opcode, std::vector<Operand> operands,
+                    pe::DSDOptions options = {}) {
+    start(opcode, std::move(operands), options);
+    DSDProgress progress = run();
+    if (progress.status == DSDStatus::Trapped)
+      FAIL("trapped: " << trap.message);
+    REQUIRE(progress.status == DSDStatus::Done);
+    return progress;
+  }
+  /// Starts and runs an operation that must trap at run time.
+  std::string runTrap(Opcode opcode, std::vector<Operand> operands,
+                      pe::DSDOptions options = {}) {
+    start(opcode, std::move(operands), options);
+    DSDProgress progress = run();
+    REQUIRE(progress.status == DSDStatus::Trapped);
+    return trap.message;
+  }
+
+  void put16(uint32_t address, std::vector<uint32_t> values) {
+    for (uint32_t value : values) {
+      REQUIRE(memory.store16(address, static_cast<uint16_t>(value)) ==
+              MemoryStatus::Ok);
+      address += 2;
+    }
+  }
+  void put32(uint32_t address, std::vector<uint32_t> values) {
+    for (uint32_t value : values) {
+      REQUIRE(memory.store32(address, value) == MemoryStatus::Ok);
+      address += 4;
+    }
+  }
+  std::vector<uint32_t> get16(uint32_t address, unsigned n) {
+    std::vector<uint32_t> values;
+    for (unsigned i = 0; i < n; ++i) {
+      uint16_t value = 0;
+      REQUIRE(memory.load16(address + 2 * i, value) == MemoryStatus::Ok);
+      values.push_back(value);
+    }
+    return values;
+  }
+  std::vector<uint32_t> get32(uint32_t address, unsigned n) {
+    std::vector<uint32_t> values;
+    for (unsigned i = 0; i < n; ++i) {
+      uint32_t value = 0;
+      REQUIRE(memory.load32(address + 4 * i, value) == MemoryStatus::Ok);
+      values.push_back(value);
+    }
+    return values;
+  }
+  void put(unsigned width, uint32_t address, std::vector<uint32_t> values) {
+    width == 16 ? put16(address, std::move(values))
+                : put32(address, std::move(values));
+  }
+  std::vector<uint32_t> get(unsigned width, uint32_t address, unsigned n) {
+    return width == 16 ? get16(address, n) : get32(address, n);
+  }
+};
+
+/// A source of an element-wise check: its width and elements.
+struct Input {
+  unsigned width;
+  std::vector<uint32_t> values;
+};
+
+/// Runs `opcode` with every operand a mem1d DSR (dest.0, src0.0, src1.0,
+/// src1.1) over consecutive arrays, on the fast path and on the element
+/// path; both must agree. Returns the destination's elements.
+inline std::vector<uint32_t> elementwise(Opcode opcode, unsigned destWidth,
+                                         std::vector<Input> inputs) {
+  const Operand sources[] = {Src0(0), Src1(0), Src1(1)};
+  const unsigned n = static_cast<unsigned>(inputs[0].values.size());
+  std::vector<uint32_t> results[2];
+  for (bool fast : {true, false}) {
+    Machine m(fast);
+    std::vector<Operand> operands = {Dest(0)};
+    m.mem1d(Dest(0), destWidth, 0x1000, n);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      uint32_t base = 0x2000 + 0x1000 * static_cast<uint32_t>(i);
+      m.mem1d(sources[i], inputs[i].width, base, n);
+      m.put(inputs[i].width, base, inputs[i].values);
+      operands.push_back(sources[i]);
+    }
+    DSDProgress progress = m.runOp(opcode, operands);
+    REQUIRE(progress.elements == n);
+    results[fast] = m.get(destWidth, 0x1000, n);
+  }
+  CHECK(results[0] == results[1]);
+  return results[1];
+}
+
+} // namespace dsdtest
+
+#endif // TESSERA_TEST_EMULATORDSD_TESTSUPPORT_H
