@@ -1,0 +1,232 @@
+//===- Network.h - the routers and links between PEs ------------*- C++ -*-===//
+//
+// The fabric's routers as a cycle-approximate model: per PE and color the
+// router state of the fabric file's RouterConfig, finite buffers with
+// back-pressure (no wavelet is ever dropped), one wavelet per link and
+// direction per cycle, control wavelets that move switches, filters,
+// teardown and color swap. The CE side injects wavelets into its router and
+// polls those delivered to it. docs/Emulator.md ("Routers and the clock")
+// gives the model and every decision the CSL reference leaves open.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSERA_EMULATOR_NETWORK_H
+#define TESSERA_EMULATOR_NETWORK_H
+
+#include "tessera/Emulator/FabricLayout.h"
+#include "tessera/Emulator/Wavelet.h"
+#include "tessera/Target/PEBinary/Binary.h"
+#include "tessera/Target/TargetModel.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::emulator {
+
+/// Buffer depths in wavelets, per port and color. Each must be 1 to
+/// MaxDepth; a bad value is reported as an error and replaced by the
+/// default.
+struct NetworkOptions {
+  static constexpr unsigned MaxDepth = 64;
+  /// Each router's input buffer per link port (W, E, S, N) and color. Two
+  /// keep a stream at one wavelet per cycle (see docs/Emulator.md).
+  unsigned linkBufferDepth = 2;
+  /// The buffer the CE injects into, per color.
+  unsigned injectBufferDepth = 2;
+  /// The queue of wavelets delivered to the CE, per color; the PE model can
+  /// set it per PE and color to match its input queues.
+  unsigned deliveryQueueDepth = 2;
+};
+
+enum class RouteErrorKind {
+  BadDepth,          ///< an option or setDeliveryQueueDepth out of range
+  OutsideRectangle,  ///< an API call names a PE outside the rectangle
+  BadColor,          ///< an API call names an unroutable color
+  UnconfiguredColor, ///< a wavelet reached a PE that does not route its color
+  PortNotInRx,       ///< ... arrived on a port no switch position receives
+  LeavesRectangle,   ///< a route sends a wavelet off the rectangle
+};
+
+/// A problem the network found. Wavelets involved are never dropped: they
+/// wait where they are (listBuffered shows them) until a new configuration
+/// lets them move.
+struct RouteError {
+  RouteErrorKind kind = RouteErrorKind::BadDepth;
+  uint64_t cycle = 0;
+  PECoord pe;
+  uint8_t color = 0;
+  std::optional<pe::Port> port; ///< where the wavelet arrived or leaves
+  uint64_t waveletId = 0;       ///< 0 where no wavelet is involved
+  std::string message;
+};
+
+/// A TEARDOWN command put a color of a PE into teardown; the PE model
+/// activates the teardown task.
+struct TeardownEvent {
+  uint64_t cycle = 0;
+  PECoord pe;
+  uint8_t color = 0;
+  bool operator==(const TeardownEvent &) const = default;
+};
+
+/// A step put a wavelet into the delivery queue of this PE and color.
+struct DeliveryNote {
+  PECoord pe;
+  uint8_t color = 0;
+  bool operator==(const DeliveryNote &) const = default;
+};
+
+/// One wavelet sitting in a buffer, for deadlock reports.
+struct BufferedWavelet {
+  PECoord pe;
+  uint8_t color = 0;
+  /// In the queue of wavelets delivered to the CE (`port` is Ramp), else
+  /// in the input buffer of `port` (Ramp: injected by the CE).
+  bool toCE = false;
+  pe::Port port = pe::Port::Ramp;
+  unsigned index = 0; ///< 0 is the head
+  Wavelet wavelet;
+  /// advanceSwitch calls that take effect once this wavelet has passed.
+  unsigned pendingAdvances = 0;
+  bool operator==(const BufferedWavelet &) const = default;
+};
+
+/// The router state of one PE and color.
+struct LaneState {
+  /// Routed by the fabric file or given a config word since; a PE routes
+  /// nothing of an unconfigured color.
+  bool configured = false;
+  uint8_t baseRx = 0, baseTx = 0; ///< position 0 (direction sets)
+  uint8_t rx = 0, tx = 0;         ///< at the current position
+  std::array<std::optional<pe::SwitchPosition>, 3> positions;
+  uint8_t position = 0;
+  bool ringMode = false;
+  pe::PopMode popMode = pe::PopMode::NoPop;
+  bool teardown = false; ///< teardown in progress: the color is halted
+  bool colorSwapX = false, colorSwapY = false;
+  pe::Filter filter;
+  uint16_t counter = 0; ///< the counter filter's count
+  uint8_t deliveryQueueDepth = 0;
+  bool operator==(const LaneState &) const = default;
+};
+
+struct NetworkCounters {
+  uint64_t cycles = 0;
+  uint64_t injected = 0; ///< wavelets inject accepted
+  /// Wavelet copies that crossed a link, to a neighbour or down the ramp
+  /// to a CE: a multicast to east and ramp is two.
+  uint64_t hops = 0;
+  uint64_t delivered = 0; ///< copies put in a delivery queue (also hops)
+  /// Copies for the ramp a filter or ce_ignore kept from the CE.
+  uint64_t withheld = 0;
+  uint64_t polled = 0; ///< wavelets pollDelivered handed out
+  /// Sum over cycles of the wavelets in input buffers that did not move.
+  uint64_t waitCycles = 0;
+  /// Cycles in which a color had wavelets ready on two ports at once (the
+  /// reference calls simultaneous arrival undefined; the router picks one).
+  uint64_t rxConflicts = 0;
+  uint64_t switchCommands = 0; ///< advances and resets executed
+  uint64_t teardowns = 0;      ///< colors put into teardown by a command
+  bool operator==(const NetworkCounters &) const = default;
+};
+
+class Network {
+public:
+  /// `layout` must outlive the network: router state is created from it
+  /// the first time a PE is touched.
+  Network(const FabricLayout &layout, const target::TargetModel &model,
+          NetworkOptions options = {});
+  ~Network();
+  Network(Network &&) noexcept;
+  Network &operator=(Network &&) noexcept;
+
+  //===--------------------------------------------------------------------===//
+  // The CE side. Coordinates are the rectangle's. A call that changes state
+  // and names a PE outside the rectangle or an unroutable color records an
+  // error and does nothing; a query answers 0 or none.
+  //===--------------------------------------------------------------------===//
+
+  /// Puts a wavelet into the router's inject buffer for its color and
+  /// numbers it; false when that buffer is full (or on a bad call).
+  bool inject(unsigned x, unsigned y, Wavelet wavelet);
+  /// Free places in the inject buffer of `color` (0 on a bad call).
+  unsigned getInjectSpace(unsigned x, unsigned y, unsigned color) const;
+  /// The oldest wavelet delivered to the CE on `color`, removed.
+  std::optional<Wavelet> pollDelivered(unsigned x, unsigned y, unsigned color);
+  std::optional<Wavelet> peekDelivered(unsigned x, unsigned y,
+                                       unsigned color) const;
+  unsigned getDeliveredCount(unsigned x, unsigned y, unsigned color) const;
+  /// The depth of one delivery queue (1 to NetworkOptions::MaxDepth), e.g.
+  /// that of the input queue bound to the color; false and an error when
+  /// out of range or below the wavelets it holds.
+  bool setDeliveryQueueDepth(unsigned x, unsigned y, unsigned color,
+                             unsigned depth);
+  /// A fabout's `.advance_switch`: advances the color's switch once the
+  /// wavelets already injected on it have left the router (at once if none
+  /// wait). False and an error if the PE does not route the color.
+  bool advanceSwitch(unsigned x, unsigned y, unsigned color);
+  /// `<tile_config>.teardown.exit`: clears teardown so the color routes
+  /// again. False and an error on a bad call.
+  bool exitTeardown(unsigned x, unsigned y, unsigned color);
+  bool isInTeardown(unsigned x, unsigned y, unsigned color) const;
+  /// TEARDOWN commands executed since the last call, in execution order.
+  std::vector<TeardownEvent> takeTeardownEvents();
+
+  /// The color config word (0x7F20 + color) and switch config word (0x7F40
+  /// + color) as docs/Library.md encodes them; an unconfigured color reads
+  /// 0. Writing one configures the color.
+  std::optional<uint16_t> getColorConfigWord(unsigned x, unsigned y,
+                                             unsigned color) const;
+  bool setColorConfigWord(unsigned x, unsigned y, unsigned color,
+                          uint16_t word);
+  std::optional<uint16_t> getSwitchConfigWord(unsigned x, unsigned y,
+                                              unsigned color) const;
+  bool setSwitchConfigWord(unsigned x, unsigned y, unsigned color,
+                           uint16_t word);
+  /// None outside the rectangle or the colors.
+  std::optional<LaneState> getLaneState(unsigned x, unsigned y,
+                                        unsigned color) const;
+
+  //===--------------------------------------------------------------------===//
+  // The clock
+  //===--------------------------------------------------------------------===//
+
+  /// Runs one cycle: every router moves what it can, decided on the state
+  /// at the start of the cycle.
+  void step();
+  /// Steps until idle or `maxCycles` more cycles; returns the cycles run.
+  uint64_t runUntilIdle(uint64_t maxCycles);
+  /// No wavelet waits in any router's input buffer (delivery queues, which
+  /// the CE drains, do not count).
+  bool isIdle() const;
+  uint64_t getCycle() const;
+  const NetworkCounters &getCounters() const;
+  /// Wavelets that moved out of an input buffer in the last step; 0 while
+  /// not idle means nothing can move without the CE or a new config.
+  size_t getLastStepMoves() const;
+  /// The delivery queues the last step added to, in order, each once.
+  const std::vector<DeliveryNote> &getLastStepDeliveries() const;
+  size_t getWaveletsInFlight() const;   ///< in input buffers
+  size_t getWaveletsAwaitingCE() const; ///< in delivery queues
+  /// Cycles in which the output link of PE (x, y) towards `port` (Ramp: to
+  /// its CE) carried a wavelet.
+  uint64_t getLinkBusyCycles(unsigned x, unsigned y, pe::Port port) const;
+  /// Every buffered wavelet, sorted by PE (row, then column), color,
+  /// input buffers (W, E, S, N, Ramp) before the delivery queue, index.
+  std::vector<BufferedWavelet> listBuffered() const;
+  const std::vector<RouteError> &getErrors() const;
+
+  const NetworkOptions &getOptions() const;
+
+private:
+  struct State;
+  std::unique_ptr<State> state;
+};
+
+} // namespace tessera::emulator
+
+#endif // TESSERA_EMULATOR_NETWORK_H

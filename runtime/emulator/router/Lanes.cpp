@@ -1,0 +1,73 @@
+//===- Lanes.cpp - buffers, routes and switch positions of a lane ---------===//
+
+#include "NetworkState.h"
+
+namespace tessera::emulator {
+
+const char *portName(unsigned port) {
+  static const char *const names[] = {"west", "east", "south", "north", "ramp"};
+  return port < NumPorts ? names[port] : "?";
+}
+
+bool Network::State::resize(Lane &lane, unsigned index, unsigned capacity) {
+  Buffer &buffer = lane.buffers[index];
+  if (buffer.base == None) {
+    buffer.capacity = uint8_t(capacity);
+    return true;
+  }
+  // Move the contents to a fresh block in order; the old block stays
+  // unused (depths change once, at load, if at all).
+  std::vector<Entry> held;
+  for (unsigned i = 0; i < buffer.count; ++i)
+    held.push_back(slot(buffer, i));
+  buffer.base = uint32_t(pool.size());
+  pool.resize(pool.size() + capacity);
+  buffer.head = 0;
+  buffer.capacity = uint8_t(capacity);
+  for (unsigned i = 0; i < held.size(); ++i)
+    pool[buffer.base + i] = held[i];
+  return true;
+}
+
+void Network::State::updateRoutes(Lane &lane, const LaneCold &cold) {
+  lane.lastPosition = 0;
+  lane.rxAny = cold.rx;
+  for (unsigned i = 0; i < 3; ++i) {
+    uint8_t nibble = cold.positions[i];
+    if ((nibble & 7) > RampPort)
+      continue;
+    lane.lastPosition = uint8_t(i + 1);
+    if (nibble & 8)
+      lane.rxAny |= uint8_t(1u << (nibble & 7));
+  }
+  lane.curRx = cold.rx;
+  lane.curTx = cold.tx;
+  if (cold.position == 0)
+    return;
+  // An unset position routes as position 0.
+  uint8_t nibble = cold.positions[cold.position - 1];
+  if ((nibble & 7) > RampPort)
+    return;
+  uint8_t only = uint8_t(1u << (nibble & 7));
+  if (nibble & 8)
+    lane.curRx = only;
+  else
+    lane.curTx = only;
+}
+
+void Network::State::advance(uint32_t index) {
+  Lane &lane = lanes[index];
+  LaneCold &rest = cold[index];
+  if (rest.position < lane.lastPosition)
+    ++rest.position;
+  else if (lane.has(Ring))
+    rest.position = 0;
+  updateRoutes(lane, rest);
+}
+
+void Network::State::reset(uint32_t index) {
+  cold[index].position = 0;
+  updateRoutes(lanes[index], cold[index]);
+}
+
+} // namespace tessera::emulator

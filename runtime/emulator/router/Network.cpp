@@ -1,0 +1,307 @@
+//===- Network.cpp - creating routers and the CE side ---------------------===//
+
+#include "NetworkState.h"
+
+#include <algorithm>
+
+namespace tessera::emulator {
+
+Network::State::State(const FabricLayout &layout,
+                      const target::TargetModel &model, NetworkOptions options)
+    : layout(&layout), model(&model), options(options),
+      width(layout.getWidth()), height(layout.getHeight()),
+      numColors(std::min(model.getNumRoutableColors(), MaxColors)),
+      hasColorSwap(model.hasColorSwap()) {
+  NetworkOptions defaults;
+  this->options.linkBufferDepth = checkDepth(
+      "link buffer depth", options.linkBufferDepth, defaults.linkBufferDepth);
+  this->options.injectBufferDepth =
+      checkDepth("inject buffer depth", options.injectBufferDepth,
+                 defaults.injectBufferDepth);
+  this->options.deliveryQueueDepth =
+      checkDepth("delivery queue depth", options.deliveryQueueDepth,
+                 defaults.deliveryQueueDepth);
+  routerOf.assign(size_t(width) * height, None);
+}
+
+LaneView Network::State::makeLane(uint32_t router, unsigned color,
+                                  const pe::RouterConfig *config) const {
+  LaneView view;
+  Lane &lane = view.lane;
+  LaneCold &rest = view.cold;
+  lane.router = router;
+  lane.color = uint8_t(color);
+  for (unsigned port = 0; port < RampPort; ++port)
+    lane.buffers[port].capacity = uint8_t(options.linkBufferDepth);
+  lane.buffers[RampPort].capacity = uint8_t(options.injectBufferDepth);
+  lane.buffers[DeliveryBuffer].capacity = uint8_t(options.deliveryQueueDepth);
+  if (!config)
+    return view;
+  lane.set(Configured, true);
+  rest.rx = config->rx & 0x1F;
+  rest.tx = config->tx & 0x1F;
+  for (unsigned i = 0; i < 3; ++i)
+    if (const auto &position = config->positions[i])
+      rest.positions[i] = uint8_t(static_cast<unsigned>(position->port) |
+                                  (position->rxSide ? 8 : 0));
+  rest.position = config->currentPosition & 3;
+  lane.set(Ring, config->ringMode);
+  lane.popMode = static_cast<uint8_t>(config->popMode);
+  rest.filter = config->filter;
+  rest.counter = config->filter.initCounter;
+  lane.set(Filtering, config->filter.kind != pe::Filter::Kind::None);
+  lane.set(Teardown, config->teardown);
+  // WSE-3 has no color swap: flags a fabric file should not carry anyway
+  // have no effect there.
+  lane.set(SwapX, hasColorSwap && config->colorSwapX);
+  lane.set(SwapY, hasColorSwap && config->colorSwapY);
+  updateRoutes(lane, rest);
+  return view;
+}
+
+uint32_t Network::State::addLane(uint32_t router, unsigned color,
+                                 const pe::RouterConfig *config) {
+  uint32_t index = uint32_t(lanes.size());
+  LaneView view = makeLane(router, color, config);
+  lanes.push_back(view.lane);
+  cold.push_back(view.cold);
+  routers[router].laneOf[color] = index;
+  return index;
+}
+
+uint32_t Network::State::ensureRouter(unsigned peIndex) {
+  if (routerOf[peIndex] != None)
+    return routerOf[peIndex];
+  uint32_t index = uint32_t(routers.size());
+  routerOf[peIndex] = index;
+  Router &router = routers.emplace_back();
+  pending.push_back(0);
+  router.x = uint16_t(peIndex % width);
+  router.y = uint16_t(peIndex / width);
+  router.laneOf.fill(None);
+  // Color 0 ranks first on every link until a link has carried something.
+  router.lastGranted.fill(uint8_t(numColors - 1));
+  unsigned x = router.x, y = router.y;
+  // Link the neighbours both ways, so that a cycle follows indices instead
+  // of computing coordinates.
+  const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, 1, -1};
+  for (unsigned direction = 0; direction < 4; ++direction) {
+    int nx = int(x) + dx[direction], ny = int(y) + dy[direction];
+    if (nx < 0 || ny < 0 || !contains(unsigned(nx), unsigned(ny))) {
+      routers[index].neighbour[direction] = Outside;
+      continue;
+    }
+    uint32_t other = routerOf[indexOf(unsigned(nx), unsigned(ny))];
+    routers[index].neighbour[direction] = other;
+    if (other != None)
+      routers[other].neighbour[direction ^ 1] = index;
+  }
+  for (unsigned color = 0; color < numColors; ++color)
+    if (const pe::RouterConfig *config = layout->routerAt(x, y, color))
+      addLane(index, color, config);
+  invalidateLinksAround(index);
+  return index;
+}
+
+uint32_t Network::State::ensureLane(uint32_t router, unsigned color) {
+  uint32_t lane = routers[router].laneOf[color];
+  if (lane != None)
+    return lane;
+  lane = addLane(router, color, nullptr);
+  invalidateLinksAround(router);
+  return lane;
+}
+
+void Network::State::invalidateLinksAround(uint32_t router) {
+  for (uint32_t neighbour : routers[router].neighbour) {
+    if (neighbour == None || neighbour == Outside)
+      continue;
+    for (uint32_t lane : routers[neighbour].laneOf)
+      if (lane != None)
+        cold[lane].linksValid = false;
+  }
+}
+
+const Lane *Network::State::findLane(unsigned x, unsigned y,
+                                     unsigned color) const {
+  if (!contains(x, y) || color >= numColors)
+    return nullptr;
+  uint32_t router = routerOf[indexOf(x, y)];
+  if (router == None || routers[router].laneOf[color] == None)
+    return nullptr;
+  return &lanes[routers[router].laneOf[color]];
+}
+
+std::optional<LaneView> Network::State::viewLane(unsigned x, unsigned y,
+                                                 unsigned color) const {
+  if (!contains(x, y) || color >= numColors)
+    return std::nullopt;
+  uint32_t router = routerOf[indexOf(x, y)];
+  if (router != None && routers[router].laneOf[color] != None) {
+    uint32_t lane = routers[router].laneOf[color];
+    return LaneView{lanes[lane], cold[lane]};
+  }
+  // Not created yet: what ensureRouter or ensureLane would make of it.
+  if (router != None)
+    return makeLane(None, color, nullptr);
+  return makeLane(None, color, layout->routerAt(x, y, color));
+}
+
+//===----------------------------------------------------------------------===//
+// Network
+//===----------------------------------------------------------------------===//
+
+Network::Network(const FabricLayout &layout, const target::TargetModel &model,
+                 NetworkOptions options)
+    : state(std::make_unique<State>(layout, model, options)) {}
+Network::~Network() = default;
+Network::Network(Network &&) noexcept = default;
+Network &Network::operator=(Network &&) noexcept = default;
+
+bool Network::inject(unsigned x, unsigned y, Wavelet wavelet) {
+  State &s = *state;
+  if (!s.checkPE("inject", x, y) ||
+      !s.checkColor("inject", x, y, wavelet.color))
+    return false;
+  uint32_t router = s.ensureRouter(s.indexOf(x, y));
+  unsigned color = wavelet.color;
+  uint32_t lane = s.ensureLane(router, color);
+  // With both swap flags the CE's own wavelets change color too.
+  if (s.lanes[lane].has(SwapX) && s.lanes[lane].has(SwapY)) {
+    color ^= 1;
+    lane = s.ensureLane(router, color);
+  }
+  const Buffer &buffer = s.lanes[lane].buffers[RampPort];
+  if (buffer.count >= buffer.capacity)
+    return false;
+  Entry &entry = s.push(s.lanes[lane], RampPort);
+  entry.id = ++s.counters.injected;
+  entry.payload = wavelet.payload;
+  entry.color = uint8_t(color);
+  entry.control = wavelet.control;
+  entry.advances = 0;
+  entry.reported = 0;
+  s.reportUnroutable(s.lanes[lane], RampPort, entry);
+  ++s.inFlight;
+  s.refreshPending(lane);
+  return true;
+}
+
+unsigned Network::getInjectSpace(unsigned x, unsigned y, unsigned color) const {
+  std::optional<LaneView> view = state->viewLane(x, y, color);
+  if (!view)
+    return 0;
+  if (view->lane.has(SwapX) && view->lane.has(SwapY))
+    view = state->viewLane(x, y, color ^ 1);
+  const Buffer &buffer = view->lane.buffers[RampPort];
+  return buffer.capacity - buffer.count;
+}
+
+std::optional<Wavelet> Network::peekDelivered(unsigned x, unsigned y,
+                                              unsigned color) const {
+  const Lane *lane = state->findLane(x, y, color);
+  if (!lane || !lane->buffers[DeliveryBuffer].count)
+    return std::nullopt;
+  const Entry &entry = state->slot(lane->buffers[DeliveryBuffer], 0);
+  return Wavelet{entry.payload, entry.color, entry.control != 0, entry.id};
+}
+
+std::optional<Wavelet> Network::pollDelivered(unsigned x, unsigned y,
+                                              unsigned color) {
+  State &s = *state;
+  if (!s.checkPE("pollDelivered", x, y) ||
+      !s.checkColor("pollDelivered", x, y, color))
+    return std::nullopt;
+  std::optional<Wavelet> wavelet = peekDelivered(x, y, color);
+  if (!wavelet)
+    return std::nullopt;
+  uint32_t router = s.routerOf[s.indexOf(x, y)];
+  s.pop(s.lanes[s.routers[router].laneOf[color]], DeliveryBuffer);
+  --s.awaitingCE;
+  ++s.counters.polled;
+  return wavelet;
+}
+
+unsigned Network::getDeliveredCount(unsigned x, unsigned y,
+                                    unsigned color) const {
+  const Lane *lane = state->findLane(x, y, color);
+  return lane ? lane->buffers[DeliveryBuffer].count : 0;
+}
+
+bool Network::setDeliveryQueueDepth(unsigned x, unsigned y, unsigned color,
+                                    unsigned depth) {
+  State &s = *state;
+  const char *call = "setDeliveryQueueDepth";
+  if (!s.checkPE(call, x, y) || !s.checkColor(call, x, y, color))
+    return false;
+  std::string where = " for PE (" + std::to_string(x) + ", " +
+                      std::to_string(y) + ") color " + std::to_string(color);
+  if (depth < 1 || depth > NetworkOptions::MaxDepth) {
+    s.report(RouteErrorKind::BadDepth, x, y, color, std::nullopt, 0,
+             std::string(call) + ": depth " + std::to_string(depth) + where +
+                 " is not between 1 and " +
+                 std::to_string(NetworkOptions::MaxDepth));
+    return false;
+  }
+  uint32_t lane = s.ensureLane(s.ensureRouter(s.indexOf(x, y)), color);
+  unsigned held = s.lanes[lane].buffers[DeliveryBuffer].count;
+  if (depth < held) {
+    s.report(RouteErrorKind::BadDepth, x, y, color, std::nullopt, 0,
+             std::string(call) + ": depth " + std::to_string(depth) + where +
+                 " is below the " + std::to_string(held) +
+                 " wavelets its delivery queue holds");
+    return false;
+  }
+  return s.resize(s.lanes[lane], DeliveryBuffer, depth);
+}
+
+bool Network::advanceSwitch(unsigned x, unsigned y, unsigned color) {
+  State &s = *state;
+  const char *call = "advanceSwitch";
+  if (!s.checkPE(call, x, y) || !s.checkColor(call, x, y, color))
+    return false;
+  uint32_t router = s.ensureRouter(s.indexOf(x, y));
+  uint32_t index = s.routers[router].laneOf[color];
+  if (!s.checkConfigured(call, x, y, color, index))
+    return false;
+  Lane &lane = s.lanes[index];
+  Buffer &inject = lane.buffers[RampPort];
+  if (inject.count) {
+    // After the wavelets the CE sent before it: they use the old route.
+    Entry &last = s.slot(inject, inject.count - 1u);
+    last.advances = uint8_t(std::min(last.advances + 1, 255));
+    return true;
+  }
+  s.advance(index);
+  ++s.counters.switchCommands;
+  return true;
+}
+
+bool Network::exitTeardown(unsigned x, unsigned y, unsigned color) {
+  State &s = *state;
+  const char *call = "exitTeardown";
+  if (!s.checkPE(call, x, y) || !s.checkColor(call, x, y, color))
+    return false;
+  uint32_t router = s.ensureRouter(s.indexOf(x, y));
+  uint32_t index = s.routers[router].laneOf[color];
+  if (!s.checkConfigured(call, x, y, color, index))
+    return false;
+  s.lanes[index].set(Teardown, false);
+  s.refreshPending(index);
+  return true;
+}
+
+bool Network::isInTeardown(unsigned x, unsigned y, unsigned color) const {
+  std::optional<LaneView> view = state->viewLane(x, y, color);
+  return view && view->lane.has(Teardown);
+}
+
+std::vector<TeardownEvent> Network::takeTeardownEvents() {
+  std::vector<TeardownEvent> events;
+  events.swap(state->teardownEvents);
+  return events;
+}
+
+const NetworkOptions &Network::getOptions() const { return state->options; }
+
+} // namespace tessera::emulator

@@ -1,0 +1,304 @@
+//===- NetworkState.h - the network's flat arrays ---------------*- C++ -*-===//
+//
+// Private to the router library. State lives in flat vectors indexed by
+// number, never by pointer, so that it stays valid while they grow: a
+// router per touched PE, a lane per router and color, and one pool of
+// wavelet slots that the lanes' buffers are carved from. Routers and lanes
+// are created the first time a PE is touched, so a wafer where few PEs talk
+// costs little.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSERA_EMULATOR_ROUTER_NETWORKSTATE_H
+#define TESSERA_EMULATOR_ROUTER_NETWORKSTATE_H
+
+#include "tessera/Emulator/Network.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::emulator {
+
+inline constexpr uint32_t None = UINT32_MAX;
+/// Ports in pe::Port order: W, E, S, N, Ramp. A lane's buffers are the
+/// input buffers of the five ports, then the delivery queue to the CE.
+inline constexpr unsigned NumPorts = 5;
+inline constexpr unsigned RampPort = 4;
+inline constexpr unsigned DeliveryBuffer = 5;
+inline constexpr unsigned NumBuffers = 6;
+inline constexpr uint8_t RampBit = 1u << RampPort;
+inline constexpr uint8_t LinkBits = 0x0F;
+/// Colors a router has room for; the target's count (24 on both WSE-2 and
+/// WSE-3) is capped to it.
+inline constexpr unsigned MaxColors = 24;
+
+/// A buffered wavelet.
+struct Entry {
+  uint64_t id = 0;
+  uint32_t payload = 0;
+  uint8_t color = 0;
+  uint8_t control = 0;
+  uint8_t advances = 0; ///< advanceSwitch calls that wait for it to leave
+  uint8_t reported = 0; ///< ReportedFlags: errors recorded about it
+};
+
+enum ReportedFlags : uint8_t { ReportedUnroutable = 1, ReportedLeaving = 2 };
+
+/// A ring buffer of `capacity` slots at pool[base...], allocated on first
+/// use.
+struct Buffer {
+  uint32_t base = None;
+  uint8_t head = 0, count = 0, capacity = 0;
+};
+
+enum LaneFlag : uint8_t {
+  Configured = 1,
+  Ring = 2,
+  Teardown = 4,
+  SwapX = 8,
+  SwapY = 16,
+  PointToPoint = 32,
+  Filtering = 64, ///< the filter is not None
+};
+
+/// One color of one router: what a cycle reads for every wavelet, in one
+/// cache line. The rest is in LaneCold, at the same index.
+struct alignas(64) Lane {
+  uint32_t router = None;
+  uint8_t color = 0;
+  uint8_t flags = 0;
+  uint8_t curRx = 0, curTx = 0;    ///< routes at the current position
+  uint8_t rxAny = 0;               ///< ports some position receives from
+  uint8_t nonEmpty = 0;            ///< input buffers holding wavelets
+  uint8_t lastPort = NumPorts - 1; ///< round robin among input ports
+  uint8_t lastPosition = 0;        ///< highest set switch position, 0 if none
+  uint8_t popMode = 0; ///< the config word's 2 bits: 1 always, 2 advance
+  std::array<Buffer, NumBuffers> buffers;
+
+  bool has(LaneFlag flag) const { return flags & flag; }
+  void set(LaneFlag flag, bool on) {
+    flags = on ? flags | flag : flags & ~flag;
+  }
+};
+static_assert(sizeof(Lane) == 64, "a lane is one cache line");
+
+/// What a lane needs only for switches, filters and config words.
+struct LaneCold {
+  uint8_t rx = 0, tx = 0; ///< position 0
+  /// Switch config nibbles of positions 1..3 as written: port (0..4, more
+  /// is unset) | rx side << 3.
+  std::array<uint8_t, 3> positions = {5, 5, 5};
+  uint8_t position = 0;
+  uint16_t counter = 0; ///< the counter filter's count
+  pe::Filter filter;
+  /// Per direction, if `linksValid`: the lane a wavelet sent that way
+  /// enters (None if not created yet, Outside past the edge) and the color
+  /// it arrives as. Read in order of the lanes, this spares each hop a
+  /// cache miss on the neighbour's router.
+  bool linksValid = false;
+  std::array<uint32_t, 4> next{};
+  std::array<uint8_t, 4> nextColor{};
+};
+
+/// A lane's two halves, for lanes not created yet.
+struct LaneView {
+  Lane lane;
+  LaneCold cold;
+};
+
+/// A neighbour beyond the rectangle's edge.
+inline constexpr uint32_t Outside = None - 1;
+
+/// The router of one touched PE. What each cycle reads and writes fits in
+/// its first cache line for colors 0..6.
+struct alignas(64) Router {
+  uint16_t x = 0, y = 0;
+  /// Per output link (W, E, S, N, Ramp): the color it last carried.
+  std::array<uint8_t, NumPorts> lastGranted{};
+  /// Per output link: busy cycles modulo 2^16; each wrap adds 2^16 to
+  /// busyHigh, which lives in another line.
+  std::array<uint16_t, NumPorts> busyLow{};
+  /// Per direction: the neighbour's router, None until it is created, or
+  /// Outside.
+  std::array<uint32_t, 4> neighbour = {None, None, None, None};
+  std::array<uint32_t, MaxColors> laneOf;
+  std::array<uint64_t, NumPorts> busyHigh{};
+};
+
+/// One wavelet leaving an input buffer this cycle. No member initializers:
+/// a router builds up to MaxColors of them per cycle and fills in every
+/// field it reads.
+struct Move {
+  uint32_t lane;
+  uint8_t port;
+  uint8_t links; ///< output links: direction bits, RampBit = delivered
+  bool withheld; ///< the ramp copy was filtered or ce_ignored
+  bool counted;  ///< the counter filter counts it
+  /// Per direction in `links`: the receiving lane, or None if it does not
+  /// exist yet, and the color the wavelet arrives as (after a color swap).
+  std::array<uint32_t, 4> dest;
+  std::array<uint8_t, 4> destColor;
+};
+
+struct Network::State {
+  State(const FabricLayout &layout, const target::TargetModel &model,
+        NetworkOptions options);
+
+  const FabricLayout *layout;
+  const target::TargetModel *model;
+  NetworkOptions options;
+  unsigned width, height, numColors;
+  bool hasColorSwap;
+
+  std::vector<uint32_t> routerOf; ///< per PE (row-major), or None
+  std::vector<Router> routers;
+  std::vector<Lane> lanes;
+  std::vector<LaneCold> cold; ///< per lane
+  std::vector<Entry> pool;
+  /// Per router: the colors whose lane may route (configured, not in
+  /// teardown) and holds input wavelets, and Listed. Apart from the routers
+  /// so that the cycle's updates hit a small, cached array.
+  std::vector<uint32_t> pending;
+  static constexpr uint32_t Listed = 1u << 31; ///< on the worklist
+  std::vector<uint32_t> active;                ///< routers with pending lanes
+  std::vector<Move> moves; ///< this cycle's: the first numMoves
+  size_t numMoves = 0;
+  std::vector<RouteError> errors;
+  std::vector<TeardownEvent> teardownEvents;
+  std::vector<DeliveryNote> deliveries;
+  NetworkCounters counters;
+  size_t inFlight = 0, awaitingCE = 0;
+
+  // Creation (Network.cpp).
+  uint32_t ensureRouter(unsigned peIndex);
+  uint32_t ensureLane(uint32_t router, unsigned color);
+  /// Forgets the cached links of the lanes next to `router`, whose lanes
+  /// or swap flags changed.
+  void invalidateLinksAround(uint32_t router);
+  LaneView makeLane(uint32_t router, unsigned color,
+                    const pe::RouterConfig *config) const;
+  uint32_t addLane(uint32_t router, unsigned color,
+                   const pe::RouterConfig *config);
+  /// The lane of (x, y, color) if it exists; else none.
+  const Lane *findLane(unsigned x, unsigned y, unsigned color) const;
+  /// The lane as it is or would be created (nullopt outside the fabric).
+  std::optional<LaneView> viewLane(unsigned x, unsigned y,
+                                   unsigned color) const;
+
+  // Buffers and lane state (Lanes.cpp).
+  Entry &slot(const Buffer &buffer, unsigned index);
+  const Entry &slot(const Buffer &buffer, unsigned index) const;
+  /// Appends a slot to a buffer that has room; the caller fills it in
+  /// field by field (a whole Entry built on the stack and copied costs a
+  /// store-forwarding stall per hop). Valid until the pool grows.
+  Entry &push(Lane &lane, unsigned buffer);
+  Entry pop(Lane &lane, unsigned buffer);
+  bool resize(Lane &lane, unsigned buffer, unsigned capacity);
+  void refreshPending(uint32_t lane);
+  static void updateRoutes(Lane &lane, const LaneCold &cold);
+  void advance(uint32_t lane);
+  void reset(uint32_t lane);
+
+  // The cycle (Step.cpp).
+  void decide(uint32_t router);
+  /// Where the head wavelet of `lane` would go; false if it cannot move
+  /// this cycle (a full buffer, or a route off the rectangle).
+  bool plan(const Router &router, uint32_t lane, Entry &head, Move &move);
+  /// Fills in `cold.next` and `cold.nextColor` of a lane of `router`.
+  void resolveLinks(const Router &router, const Lane &lane, LaneCold &cold);
+  /// Of the moves from `first` on, keeps those that get all their links.
+  void arbitrate(const Router &router, size_t first,
+                 const std::array<uint8_t, MaxColors> &colorOf);
+  void apply(const Move &move);
+  void arrive(uint32_t fromRouter, unsigned direction, uint32_t lane,
+              uint8_t color, const Entry &wavelet, uint32_t payload);
+
+  // Checks and errors (Errors.cpp).
+  /// `depth` if it is 1 to MaxDepth, else `fallback` and an error.
+  unsigned checkDepth(const char *what, unsigned depth, unsigned fallback);
+  bool checkPE(const char *call, unsigned x, unsigned y);
+  bool checkColor(const char *call, unsigned x, unsigned y, unsigned color);
+  /// Whether `lane` (None: absent) routes its color; else an error.
+  bool checkConfigured(const char *call, unsigned x, unsigned y, unsigned color,
+                       uint32_t lane);
+  void report(RouteErrorKind kind, unsigned x, unsigned y, unsigned color,
+              std::optional<pe::Port> port, uint64_t waveletId,
+              std::string message);
+  /// An arriving or injected wavelet the lane cannot route; true if so.
+  bool reportUnroutable(const Lane &lane, unsigned port, Entry &entry);
+  void reportLeaving(const Router &router, unsigned color, unsigned direction,
+                     Entry &entry);
+
+  bool contains(unsigned x, unsigned y) const {
+    return x < width && y < height;
+  }
+  unsigned indexOf(unsigned x, unsigned y) const { return y * width + x; }
+};
+
+/// "west", "east", "south", "north", "ramp".
+const char *portName(unsigned port);
+inline bool portInSet(uint8_t set, unsigned port) { return set >> port & 1; }
+
+//===----------------------------------------------------------------------===//
+// Defined here so that the cycle's loop inlines them.
+//===----------------------------------------------------------------------===//
+
+inline Entry &Network::State::slot(const Buffer &buffer, unsigned index) {
+  unsigned at = buffer.head + index;
+  if (at >= buffer.capacity)
+    at -= buffer.capacity;
+  return pool[buffer.base + at];
+}
+
+inline const Entry &Network::State::slot(const Buffer &buffer,
+                                         unsigned index) const {
+  unsigned at = buffer.head + index;
+  if (at >= buffer.capacity)
+    at -= buffer.capacity;
+  return pool[buffer.base + at];
+}
+
+inline Entry &Network::State::push(Lane &lane, unsigned index) {
+  Buffer &buffer = lane.buffers[index];
+  if (buffer.base == None) {
+    // Carved from the pool the first time: most (lane, port) pairs of a
+    // program never see a wavelet.
+    buffer.base = uint32_t(pool.size());
+    pool.resize(pool.size() + buffer.capacity);
+  }
+  Entry &entry = slot(buffer, buffer.count);
+  ++buffer.count;
+  if (index < NumPorts)
+    lane.nonEmpty |= uint8_t(1u << index);
+  return entry;
+}
+
+inline Entry Network::State::pop(Lane &lane, unsigned index) {
+  Buffer &buffer = lane.buffers[index];
+  Entry entry = pool[buffer.base + buffer.head];
+  if (++buffer.head == buffer.capacity)
+    buffer.head = 0;
+  if (--buffer.count == 0 && index < NumPorts)
+    lane.nonEmpty &= uint8_t(~(1u << index));
+  return entry;
+}
+
+inline void Network::State::refreshPending(uint32_t index) {
+  const Lane &lane = lanes[index];
+  uint32_t &colors = pending[lane.router];
+  uint32_t bit = 1u << lane.color;
+  if (!lane.nonEmpty || !lane.has(Configured) || lane.has(Teardown)) {
+    colors &= ~bit;
+    return;
+  }
+  colors |= bit;
+  if (!(colors & Listed)) {
+    colors |= Listed;
+    active.push_back(lane.router);
+  }
+}
+
+} // namespace tessera::emulator
+
+#endif // TESSERA_EMULATOR_ROUTER_NETWORKSTATE_H

@@ -1,0 +1,376 @@
+//===- Step.cpp - one cycle of every active router ------------------------===//
+//
+// A cycle has two phases. First every router on the worklist decides what
+// moves, reading only the state at the start of the cycle; then the moves
+// are applied. So no result depends on the order routers are visited in: a
+// buffer has room for a wavelet if it had room when the cycle began, and a
+// wavelet that arrives in a cycle leaves in the next one at the earliest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NetworkState.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace tessera::emulator {
+
+namespace {
+
+constexpr unsigned West = 0, East = 1, South = 2, North = 3;
+
+/// Whether the lane's swap flags relabel a wavelet sent in `direction`,
+/// which arrives from the opposite side: E/W by swap x, N/S by swap y.
+bool swapsArrival(bool swapX, bool swapY, unsigned direction) {
+  return direction == West || direction == East ? swapX : swapY;
+}
+
+int stepX(unsigned direction) {
+  return direction == East ? 1 : direction == West ? -1 : 0;
+}
+int stepY(unsigned direction) {
+  return direction == South ? 1 : direction == North ? -1 : 0;
+}
+
+/// The first port of `ready` after `last`, cyclically.
+unsigned nextPort(uint8_t ready, unsigned last) {
+  unsigned start = last + 1 == NumPorts ? 0 : last + 1;
+  unsigned rotated = (ready >> start | ready << (NumPorts - start)) & 0x1F;
+  unsigned port = start + unsigned(std::countr_zero(rotated));
+  return port >= NumPorts ? port - NumPorts : port;
+}
+
+} // namespace
+
+void Network::State::resolveLinks(const Router &router, const Lane &lane,
+                                  LaneCold &links) {
+  links.linksValid = true;
+  for (unsigned direction = 0; direction < 4; ++direction) {
+    uint32_t neighbour = router.neighbour[direction];
+    uint8_t color = lane.color;
+    uint32_t dest = neighbour == Outside ? Outside : None;
+    if (neighbour != None && neighbour != Outside) {
+      dest = routers[neighbour].laneOf[color];
+      if (dest != None && swapsArrival(lanes[dest].has(SwapX),
+                                       lanes[dest].has(SwapY), direction)) {
+        color ^= 1;
+        dest = routers[neighbour].laneOf[color];
+      }
+    } else if (neighbour == None && hasColorSwap) {
+      // Not touched yet, so its lanes will be the layout's configs.
+      const pe::RouterConfig *config =
+          layout->routerAt(unsigned(int(router.x) + stepX(direction)),
+                           unsigned(int(router.y) + stepY(direction)), color);
+      if (config &&
+          swapsArrival(config->colorSwapX, config->colorSwapY, direction))
+        color ^= 1;
+    }
+    links.next[direction] = dest;
+    links.nextColor[direction] = color;
+  }
+}
+
+// plan, decide, arrive and apply run once per hop or router and cycle;
+// inlined into step, a hop costs a third fewer instructions.
+[[gnu::always_inline]] inline bool Network::State::plan(const Router &router,
+                                                        uint32_t laneIndex,
+                                                        Entry &head,
+                                                        Move &move) {
+  const Lane &lane = lanes[laneIndex];
+  uint8_t tx = lane.curTx;
+  if (!tx)
+    return false; // nowhere to go: it waits for a new route
+  LaneCold &rest = cold[laneIndex];
+  if (!rest.linksValid)
+    resolveLinks(router, lane, rest);
+  bool fits = true;
+  uint8_t sent = 0;
+  for (unsigned dirs = tx & LinkBits; dirs; dirs &= dirs - 1) {
+    unsigned direction = unsigned(std::countr_zero(dirs));
+    uint32_t dest = rest.next[direction];
+    if (dest == Outside) {
+      reportLeaving(router, lane.color, direction, head);
+      fits = false;
+      continue;
+    }
+    if (dest != None) {
+      const Buffer &buffer = lanes[dest].buffers[direction ^ 1];
+      if (buffer.count >= buffer.capacity)
+        fits = false;
+    }
+    move.dest[direction] = dest;
+    move.destColor[direction] = rest.nextColor[direction];
+    sent |= uint8_t(1u << direction);
+  }
+
+  move.withheld = false;
+  move.counted = false;
+  if (tx & RampBit) {
+    bool deliver = true;
+    if (head.control && control::ignoresCE(control::getSlot(head.payload, 0))) {
+      deliver = false;
+    } else if (lane.has(Filtering)) {
+      const pe::Filter &filter = rest.filter;
+      if (filter.kind == pe::Filter::Kind::Range) {
+        // Control payloads hold commands, not an index.
+        uint32_t index = head.payload >> 16;
+        deliver = head.control || (index >= filter.min && index <= filter.max);
+      } else if (filter.kind == pe::Filter::Kind::Counter) {
+        move.counted = head.control ? filter.countControl : filter.countData;
+        if (move.counted)
+          deliver = rest.counter <= filter.maxCounter;
+      }
+    }
+    if (deliver) {
+      const Buffer &queue = lane.buffers[DeliveryBuffer];
+      if (queue.count >= queue.capacity)
+        fits = false;
+      sent |= RampBit;
+    } else {
+      move.withheld = true;
+    }
+  }
+  move.links = sent;
+  return fits;
+}
+
+[[gnu::always_inline]] inline void
+Network::State::decide(uint32_t routerIndex) {
+  Router &router = routers[routerIndex];
+  // Requests are built in place at the end of the moves; those that do not
+  // get their links are removed again.
+  size_t first = numMoves;
+  std::array<uint8_t, MaxColors> colorOf;
+  for (uint32_t colors = pending[routerIndex] & ~Listed; colors;
+       colors &= colors - 1) {
+    unsigned color = unsigned(std::countr_zero(colors));
+    uint32_t laneIndex = router.laneOf[color];
+    Lane &lane = lanes[laneIndex];
+    uint8_t ready = lane.nonEmpty & lane.curRx;
+    if (!ready)
+      continue; // waits for a switch position that receives from its port
+    unsigned port = unsigned(std::countr_zero(ready));
+    if (ready & (ready - 1)) {
+      ++counters.rxConflicts;
+      port = nextPort(ready, lane.lastPort);
+    }
+    Move &move = moves[numMoves];
+    if (!plan(router, laneIndex, slot(lane.buffers[port], 0), move))
+      continue;
+    move.lane = laneIndex;
+    move.port = uint8_t(port);
+    colorOf[numMoves++ - first] = uint8_t(color);
+  }
+  size_t count = numMoves - first;
+  if (count == 0)
+    return;
+  if (count > 1)
+    arbitrate(router, first, colorOf);
+  for (size_t i = first; i < numMoves; ++i) {
+    const Move &move = moves[i];
+    uint8_t color = lanes[move.lane].color;
+    for (unsigned rest = move.links; rest; rest &= rest - 1) {
+      unsigned link = unsigned(std::countr_zero(rest));
+      router.lastGranted[link] = color;
+      if (++router.busyLow[link] == 0)
+        router.busyHigh[link] += 1u << 16;
+    }
+    lanes[move.lane].lastPort = move.port;
+  }
+}
+
+void Network::State::arbitrate(const Router &router, size_t first,
+                               const std::array<uint8_t, MaxColors> &colorOf) {
+  // Round robin per link: a color's rank on a link is how many colors come
+  // after the link's last one before it; requests are served in order of
+  // their worst rank over the links they need, then by color, and get
+  // their links if all are still free.
+  size_t count = numMoves - first;
+  std::array<std::pair<unsigned, unsigned>, MaxColors> order; // (key, i)
+  for (size_t i = 0; i < count; ++i) {
+    unsigned key = 0;
+    for (unsigned links = moves[first + i].links; links; links &= links - 1) {
+      unsigned link = unsigned(std::countr_zero(links));
+      unsigned rank =
+          (colorOf[i] + 2 * numColors - 1 - router.lastGranted[link]) %
+          numColors;
+      key = std::max(key, rank);
+    }
+    order[i] = {key << 8 | colorOf[i], unsigned(i)};
+  }
+  std::sort(order.begin(), order.begin() + count);
+  std::array<Move, MaxColors> granted;
+  size_t kept = 0;
+  uint8_t used = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const Move &move = moves[first + order[i].second];
+    if (move.links & used)
+      continue; // a link it needs went to an earlier color
+    used |= move.links;
+    granted[kept++] = move;
+  }
+  std::copy(granted.begin(), granted.begin() + kept, moves.begin() + first);
+  numMoves = first + kept;
+}
+
+[[gnu::always_inline]] inline void
+Network::State::arrive(uint32_t fromRouter, unsigned direction,
+                       uint32_t laneIndex, uint8_t color, const Entry &wavelet,
+                       uint32_t payload) {
+  if (laneIndex == None) {
+    unsigned x = unsigned(int(routers[fromRouter].x) + stepX(direction));
+    unsigned y = unsigned(int(routers[fromRouter].y) + stepY(direction));
+    laneIndex = ensureLane(ensureRouter(indexOf(x, y)), color);
+  }
+  unsigned port = direction ^ 1;
+  Lane &lane = lanes[laneIndex];
+  Entry &entry = push(lane, port);
+  entry.id = wavelet.id;
+  entry.payload = payload;
+  entry.color = color;
+  entry.control = wavelet.control;
+  entry.advances = 0;
+  entry.reported = 0;
+  if (!lane.has(Configured) || !portInSet(lane.rxAny, port))
+    reportUnroutable(lane, port, entry);
+  ++inFlight;
+  ++counters.hops;
+  // refreshPending for a lane that just became non-empty.
+  if ((lane.flags & (Configured | Teardown)) == Configured) {
+    uint32_t &colors = pending[lane.router];
+    colors |= 1u << lane.color;
+    if (!(colors & Listed)) {
+      colors |= Listed;
+      active.push_back(lane.router);
+    }
+  }
+}
+
+[[gnu::always_inline]] inline void Network::State::apply(const Move &move) {
+  Entry entry = pop(lanes[move.lane], move.port);
+  --inFlight;
+  uint32_t routerIndex = lanes[move.lane].router;
+  uint8_t color = lanes[move.lane].color;
+  uint32_t sent = entry.payload;
+  ControlOpcode command = ControlOpcode::Nop;
+  if (entry.control) {
+    const Lane &lane = lanes[move.lane];
+    command = control::getOpcode(control::getSlot(entry.payload, 0));
+    bool pops = lane.popMode == 1 ||
+                (lane.popMode == 2 && command == ControlOpcode::SwitchAdvance);
+    // A router without switch positions never pops (docs/Routing.md:
+    // pop_mode alone has no effect).
+    if (pops && lane.lastPosition)
+      sent = control::popSlot(entry.payload);
+  }
+  for (unsigned dirs = move.links & LinkBits; dirs; dirs &= dirs - 1) {
+    unsigned direction = unsigned(std::countr_zero(dirs));
+    arrive(routerIndex, direction, move.dest[direction],
+           move.destColor[direction], entry, sent);
+  }
+
+  Lane &lane = lanes[move.lane]; // arrivals may have grown `lanes`
+  if (move.links & RampBit) {
+    // The CE sees the payload as it reached this router.
+    Entry &copy = push(lane, DeliveryBuffer);
+    copy = entry;
+    copy.advances = 0;
+    copy.reported = 0;
+    ++awaitingCE;
+    ++counters.delivered;
+    ++counters.hops;
+    const Router &router = routers[routerIndex];
+    deliveries.push_back({{router.x, router.y}, color});
+  }
+  if (move.withheld)
+    ++counters.withheld;
+  if (move.counted) {
+    LaneCold &rest = cold[move.lane];
+    rest.counter =
+        rest.counter == rest.filter.limit1 ? 0 : uint16_t(rest.counter + 1);
+  }
+
+  // Commands take effect once their wavelet has passed (it used the old
+  // position), then the CE's advances that waited for this wavelet.
+  switch (command) {
+  case ControlOpcode::SwitchAdvance:
+    advance(move.lane);
+    ++counters.switchCommands;
+    break;
+  case ControlOpcode::SwitchReset:
+    reset(move.lane);
+    ++counters.switchCommands;
+    break;
+  case ControlOpcode::Teardown: {
+    lane.set(Teardown, true);
+    ++counters.teardowns;
+    const Router &router = routers[routerIndex];
+    teardownEvents.push_back({counters.cycles, {router.x, router.y}, color});
+    break;
+  }
+  case ControlOpcode::Nop:
+    break;
+  }
+  for (unsigned i = 0; i < entry.advances; ++i) {
+    advance(move.lane);
+    ++counters.switchCommands;
+  }
+  // refreshPending, cheaper: the lane only lost a wavelet or was halted.
+  if (!lane.nonEmpty || lane.has(Teardown))
+    pending[lane.router] &= ~(1u << lane.color);
+}
+
+//===----------------------------------------------------------------------===//
+// Network
+//===----------------------------------------------------------------------===//
+
+void Network::step() {
+  State &s = *state;
+  size_t waitingAtStart = s.inFlight;
+  // A lane moves at most one wavelet per cycle.
+  if (s.moves.size() < s.lanes.size())
+    s.moves.resize(s.lanes.size());
+  s.numMoves = 0;
+  s.deliveries.clear();
+  // Routers left with nothing to route leave the worklist here, keeping its
+  // order; those that become active in this cycle join at its end.
+  size_t kept = 0;
+  for (size_t i = 0, e = s.active.size(); i < e; ++i) {
+    // Large fabrics miss the cache on every router and lane: fetch the
+    // router 16 ahead, and 8 ahead (its router cached by now) its first
+    // pending lane.
+    if (i + 16 < e)
+      __builtin_prefetch(&s.routers[s.active[i + 16]]);
+    if (i + 8 < e) {
+      uint32_t ahead = s.active[i + 8];
+      if (uint32_t colors = s.pending[ahead] & ~State::Listed) {
+        uint32_t lane = s.routers[ahead].laneOf[std::countr_zero(colors)];
+        __builtin_prefetch(&s.lanes[lane]);
+        __builtin_prefetch(&s.cold[lane]);
+      }
+    }
+    uint32_t router = s.active[i];
+    if (s.pending[router] == State::Listed) {
+      s.pending[router] = 0;
+      continue;
+    }
+    s.active[kept++] = router;
+    s.decide(router);
+  }
+  s.active.resize(kept);
+  for (size_t i = 0; i < s.numMoves; ++i)
+    s.apply(s.moves[i]);
+  s.counters.waitCycles += waitingAtStart - s.numMoves;
+  ++s.counters.cycles;
+}
+
+uint64_t Network::runUntilIdle(uint64_t maxCycles) {
+  uint64_t ran = 0;
+  while (ran < maxCycles && !isIdle()) {
+    step();
+    ++ran;
+  }
+  return ran;
+}
+
+} // namespace tessera::emulator
