@@ -8,6 +8,7 @@
 
 #include "FunctionLowering.h"
 #include "LoweringUtils.h"
+#include "tessera/Support/Format.h"
 
 #include "tessera/Dialect/CSL/Transforms/MemoryAllocator.h"
 
@@ -210,7 +211,7 @@ LogicalResult FunctionLowering::finishFrame() {
   frameSize = (frameSize + 3) & ~3u;
   if (frameSize > 32767)
     return emitError(mf.loc) << "'" << mf.symbol << "' needs a stack frame of "
-                             << csl::formatBytes(frameSize)
+                             << formatThousands(frameSize)
                              << " bytes; at most 32,767 are supported";
   mf.frameBytes = frameSize;
   if (prologueIndex != ~size_t(0)) {

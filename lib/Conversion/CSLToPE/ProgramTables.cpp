@@ -2,6 +2,7 @@
 
 #include "ProgramTables.h"
 #include "LoweringUtils.h"
+#include "tessera/Support/Format.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -160,7 +161,7 @@ LogicalResult lowering::assembleProgram(
       if (index < pieceOps.size())
         diag.attachNote(pieceOps[index]->getLoc())
             << "'" << pieces[index].name << "' takes "
-            << csl::formatBytes(pieces[index].bytes) << " bytes";
+            << formatThousands(pieces[index].bytes) << " bytes";
     return diag;
   }
   if (layout.codeBegin != codeBegin)

@@ -1,6 +1,7 @@
 //===- Consistency.cpp - out.json, fabric file and binaries agree ---------===//
 
 #include "Consistency.h"
+#include "tessera/Support/Format.h"
 
 #include "FileReading.h"
 
@@ -39,17 +40,6 @@ bool matches(const ExportInfo &e, const pe::Symbol &s) {
 }
 
 } // namespace
-
-std::string withCommas(uint64_t value) {
-  std::string digits = std::to_string(value);
-  std::string text;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0)
-      text += ',';
-    text += digits[i];
-  }
-  return text;
-}
 
 std::string checkFabricHeader(OutputJson &json, const pe::FabricFile &fabric,
                               const LoadPaths &paths) {
@@ -90,8 +80,9 @@ std::string matchPrograms(const OutputJson &json, const pe::FabricFile &fabric,
                           const LoadPaths &paths,
                           std::vector<size_t> &entryOf) {
   if (fabric.programs.size() > FabricLayout::MaxPrograms)
-    return paths.fabric + ": lists " + withCommas(fabric.programs.size()) +
-           " programs, more than the " + withCommas(FabricLayout::MaxPrograms) +
+    return paths.fabric + ": lists " + formatThousands(fabric.programs.size()) +
+           " programs, more than the " +
+           formatThousands(FabricLayout::MaxPrograms) +
            " the emulator supports";
   std::unordered_map<std::string, size_t> fabricIndex;
   for (size_t i = 0; i < fabric.programs.size(); ++i) {
@@ -153,12 +144,13 @@ std::string checkProgram(const ProgramEntry &entry, size_t entryIndex,
            " but code, data, bss and stack add up to " + std::to_string(needed);
   unsigned memory = target::TargetModel::get(arch).getPEMemoryBytes();
   if (needed > memory)
-    return binaryPath + ": the program needs " + withCommas(needed) +
-           " bytes of the " + withCommas(memory) +
-           " bytes of PE memory (code " + withCommas(binary.code.size() * 2) +
-           ", data " + withCommas(binary.data.size()) + ", bss " +
-           withCommas(binary.bssSize) + ", stack " +
-           withCommas(entry.stackBytes) + ")";
+    return binaryPath + ": the program needs " + formatThousands(needed) +
+           " bytes of the " + formatThousands(memory) +
+           " bytes of PE memory (code " +
+           formatThousands(binary.code.size() * 2) + ", data " +
+           formatThousands(binary.data.size()) + ", bss " +
+           formatThousands(binary.bssSize) + ", stack " +
+           formatThousands(entry.stackBytes) + ")";
   if (entry.pes != numPEs)
     return paths.json + ": " + key + "pes' is " + std::to_string(entry.pes) +
            " but " + quoted(paths.fabric) + " places the program on " +

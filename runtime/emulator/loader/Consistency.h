@@ -44,9 +44,6 @@ std::string checkExports(const LoadedOutput &output, const LoadPaths &paths);
 /// Every per-PE value lands inside a data symbol of the PE's program.
 std::string checkValues(const LoadedOutput &output, const LoadPaths &paths);
 
-/// "49,152": numbers in messages, as the compiler prints them.
-std::string withCommas(uint64_t value);
-
 } // namespace tessera::emulator::loader
 
 #endif // TESSERA_EMULATOR_LOADER_CONSISTENCY_H

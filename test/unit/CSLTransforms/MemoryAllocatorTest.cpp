@@ -226,12 +226,3 @@ TEST_CASE("a layout is reset by each allocation", "[allocator]") {
   CHECK(layout.stackBegin == 100);
   CHECK(layout.usedBytes == 4);
 }
-
-TEST_CASE("byte counts print with thousands separators", "[allocator]") {
-  CHECK(formatBytes(0) == "0");
-  CHECK(formatBytes(999) == "999");
-  CHECK(formatBytes(1000) == "1,000");
-  CHECK(formatBytes(49152) == "49,152");
-  CHECK(formatBytes(1234567) == "1,234,567");
-  CHECK(formatBytes(UINT64_MAX) == "18,446,744,073,709,551,615");
-}

@@ -57,13 +57,6 @@ std::vector<std::string> messages(const std::vector<RouteProblem> &problems) {
 
 } // namespace
 
-TEST_CASE("counts group their digits", "[route-checker]") {
-  CHECK(formatCount(0) == "0");
-  CHECK(formatCount(999) == "999");
-  CHECK(formatCount(1000) == "1,000");
-  CHECK(formatCount(745499) == "745,499");
-  CHECK(formatCount(1234567) == "1,234,567");
-}
 
 TEST_CASE("a route inside the fabric with one rx port is fine",
           "[route-checker]") {

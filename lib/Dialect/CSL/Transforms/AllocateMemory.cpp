@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Dialect/CSL/Transforms/Passes.h"
+#include "tessera/Support/Format.h"
 
 #include "tessera/Dialect/CSL/IR/CSLTarget.h"
 #include "tessera/Target/TargetModel.h"
@@ -45,17 +46,17 @@ Location getProgramLocation(ProgramOp program) {
 void reportDataOverflow(ProgramOp program, const MemoryOverflow &overflow,
                         ArrayRef<Operation *> globals,
                         const std::vector<MemoryPiece> &pieces) {
-  InFlightDiagnostic diag = emitError(getProgramLocation(program))
-                            << "program '" << program.getSymName() << "' needs "
-                            << formatBytes(overflow.neededBytes) << " bytes of "
-                            << formatBytes(overflow.capacityBytes)
-                            << " for its data";
+  InFlightDiagnostic diag =
+      emitError(getProgramLocation(program))
+      << "program '" << program.getSymName() << "' needs "
+      << formatThousands(overflow.neededBytes) << " bytes of "
+      << formatThousands(overflow.capacityBytes) << " for its data";
   if (!overflow.largestList.empty())
     diag << "; largest: " << overflow.largestList;
   for (size_t index : overflow.largest)
     diag.attachNote(globals[index]->getLoc())
         << "'" << pieces[index].name << "' takes "
-        << formatBytes(pieces[index].bytes) << " bytes";
+        << formatThousands(pieces[index].bytes) << " bytes";
 }
 
 } // namespace

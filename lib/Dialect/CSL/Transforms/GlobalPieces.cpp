@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Dialect/CSL/Transforms/Passes.h"
+#include "tessera/Support/Format.h"
 
 #include "tessera/Target/TargetModel.h"
 
@@ -80,7 +81,7 @@ FailureOr<MemoryPiece> getMemRefGlobalPiece(memref::GlobalOp global) {
     bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(extent));
   if (bytes > UINT32_MAX)
     return global.emitError()
-           << "'" << global.getSymName() << "' needs " << formatBytes(bytes)
+           << "'" << global.getSymName() << "' needs " << formatThousands(bytes)
            << " bytes, more than PE memory can hold";
 
   // An alignment past 2^31 places a global no differently below 4 GiB.

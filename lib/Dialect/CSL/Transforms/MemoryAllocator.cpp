@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Dialect/CSL/Transforms/MemoryAllocator.h"
+#include "tessera/Support/Format.h"
 
 #include <algorithm>
 
@@ -40,17 +41,6 @@ bool isNamedData(MemoryPieceKind kind) {
 }
 
 } // namespace
-
-std::string tessera::csl::formatBytes(uint64_t bytes) {
-  std::string digits = std::to_string(bytes);
-  std::string result;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i != 0 && (digits.size() - i) % 3 == 0)
-      result += ',';
-    result += digits[i];
-  }
-  return result;
-}
 
 std::optional<MemoryOverflow>
 MemoryAllocator::allocate(const std::vector<MemoryPiece> &pieces,
@@ -128,10 +118,10 @@ MemoryAllocator::allocate(const std::vector<MemoryPiece> &pieces,
       overflow.largestList += ", ";
     overflow.largestList +=
         isNamedData(piece.kind) ? "'" + piece.name + "'" : piece.name;
-    overflow.largestList += " " + formatBytes(piece.bytes) + " bytes";
+    overflow.largestList += " " + formatThousands(piece.bytes) + " bytes";
   }
-  overflow.message =
-      "needs " + formatBytes(needed) + " bytes of " + formatBytes(capacity);
+  overflow.message = "needs " + formatThousands(needed) + " bytes of " +
+                     formatThousands(capacity);
   if (!overflow.largestList.empty())
     overflow.message += "; largest: " + overflow.largestList;
   return overflow;

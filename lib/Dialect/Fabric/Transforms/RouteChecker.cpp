@@ -1,6 +1,7 @@
 //===- RouteChecker.cpp - the checks of tessera-verify-routes -------------===//
 
 #include "RouteChecker.h"
+#include "tessera/Support/Format.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -69,23 +70,12 @@ std::string formatProblem(const ColorRoute &route, int64_t x, int64_t y,
   std::string text = "PE (" + std::to_string(x) + ", " + std::to_string(y) +
                      ") color " + std::to_string(route.color) + " " + what;
   if (otherPEs)
-    text += " (and " + formatCount(otherPEs) + " other PE" +
+    text += " (and " + tessera::formatThousands(otherPEs) + " other PE" +
             (otherPEs == 1 ? "" : "s") + " of this range)";
   return text;
 }
 
 } // namespace
-
-std::string tessera::fabric::formatCount(uint64_t count) {
-  std::string digits = std::to_string(count);
-  std::string text;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0)
-      text += ',';
-    text += digits[i];
-  }
-  return text;
-}
 
 namespace {
 

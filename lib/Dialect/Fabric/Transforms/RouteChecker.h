@@ -114,9 +114,6 @@ private:
   std::span<const unsigned> reservedColors;
 };
 
-/// "9,999": counts in messages group their digits.
-std::string formatCount(uint64_t count);
-
 } // namespace tessera::fabric
 
 #endif // TESSERA_LIB_DIALECT_FABRIC_TRANSFORMS_ROUTECHECKER_H
