@@ -77,10 +77,6 @@ private:
   size_t maxListed;
 };
 
-/// A byte count with thousands separators, as diagnostics print sizes:
-/// 51200 -> "51,200".
-std::string formatBytes(uint64_t bytes);
-
 } // namespace tessera::csl
 
 #endif // TESSERA_DIALECT_CSL_TRANSFORMS_MEMORYALLOCATOR_H
