@@ -62,13 +62,13 @@ std::optional<uint16_t> Network::getSwitchConfigWord(unsigned x, unsigned y,
 bool Network::setColorConfigWord(unsigned x, unsigned y, unsigned color,
                                  uint16_t word) {
   State &s = *state;
-  const char *call = "setColorConfigWord";
-  if (!s.checkPE(call, x, y) || !s.checkColor(call, x, y, color))
+  std::optional<uint32_t> found =
+      s.laneToConfigure("setColorConfigWord", x, y, color);
+  if (!found)
     return false;
-  uint32_t index = s.ensureLane(s.ensureRouter(s.indexOf(x, y)), color);
+  uint32_t index = *found;
   Lane &lane = s.lanes[index];
   LaneCold &cold = s.cold[index];
-  lane.set(Configured, true);
   cold.tx = word & 0x1F;
   cold.rx = (word >> 5) & 0x1F;
   // Without color swap (WSE-3) the swap bits do not exist: they read 0.
@@ -88,13 +88,13 @@ bool Network::setColorConfigWord(unsigned x, unsigned y, unsigned color,
 bool Network::setSwitchConfigWord(unsigned x, unsigned y, unsigned color,
                                   uint16_t word) {
   State &s = *state;
-  const char *call = "setSwitchConfigWord";
-  if (!s.checkPE(call, x, y) || !s.checkColor(call, x, y, color))
+  std::optional<uint32_t> found =
+      s.laneToConfigure("setSwitchConfigWord", x, y, color);
+  if (!found)
     return false;
-  uint32_t index = s.ensureLane(s.ensureRouter(s.indexOf(x, y)), color);
+  uint32_t index = *found;
   Lane &lane = s.lanes[index];
   LaneCold &cold = s.cold[index];
-  lane.set(Configured, true);
   for (unsigned i = 0; i < 3; ++i)
     cold.positions[i] = (word >> (4 * i)) & 0xF;
   lane.set(Ring, word >> 12 & 1);

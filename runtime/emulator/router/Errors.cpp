@@ -76,6 +76,27 @@ bool Network::State::checkConfigured(const char *call, unsigned x, unsigned y,
   return false;
 }
 
+std::optional<uint32_t> Network::State::laneToConfigure(const char *call,
+                                                        unsigned x, unsigned y,
+                                                        unsigned color) {
+  if (!checkPE(call, x, y) || !checkColor(call, x, y, color))
+    return std::nullopt;
+  uint32_t index = ensureLane(ensureRouter(indexOf(x, y)), color);
+  lanes[index].set(Configured, true);
+  return index;
+}
+
+std::optional<uint32_t> Network::State::configuredLane(const char *call,
+                                                       unsigned x, unsigned y,
+                                                       unsigned color) {
+  if (!checkPE(call, x, y) || !checkColor(call, x, y, color))
+    return std::nullopt;
+  uint32_t index = routers[ensureRouter(indexOf(x, y))].laneOf[color];
+  if (!checkConfigured(call, x, y, color, index))
+    return std::nullopt;
+  return index;
+}
+
 bool Network::State::reportUnroutable(const Lane &lane, unsigned port,
                                       Entry &entry) {
   // Every arrival passes here: the common case must not build strings.

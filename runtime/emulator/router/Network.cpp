@@ -257,13 +257,11 @@ bool Network::setDeliveryQueueDepth(unsigned x, unsigned y, unsigned color,
 
 bool Network::advanceSwitch(unsigned x, unsigned y, unsigned color) {
   State &s = *state;
-  const char *call = "advanceSwitch";
-  if (!s.checkPE(call, x, y) || !s.checkColor(call, x, y, color))
+  std::optional<uint32_t> found =
+      s.configuredLane("advanceSwitch", x, y, color);
+  if (!found)
     return false;
-  uint32_t router = s.ensureRouter(s.indexOf(x, y));
-  uint32_t index = s.routers[router].laneOf[color];
-  if (!s.checkConfigured(call, x, y, color, index))
-    return false;
+  uint32_t index = *found;
   Lane &lane = s.lanes[index];
   Buffer &inject = lane.buffers[RampPort];
   if (inject.count) {
@@ -279,13 +277,10 @@ bool Network::advanceSwitch(unsigned x, unsigned y, unsigned color) {
 
 bool Network::exitTeardown(unsigned x, unsigned y, unsigned color) {
   State &s = *state;
-  const char *call = "exitTeardown";
-  if (!s.checkPE(call, x, y) || !s.checkColor(call, x, y, color))
+  std::optional<uint32_t> found = s.configuredLane("exitTeardown", x, y, color);
+  if (!found)
     return false;
-  uint32_t router = s.ensureRouter(s.indexOf(x, y));
-  uint32_t index = s.routers[router].laneOf[color];
-  if (!s.checkConfigured(call, x, y, color, index))
-    return false;
+  uint32_t index = *found;
   s.lanes[index].set(Teardown, false);
   s.refreshPending(index);
   return true;

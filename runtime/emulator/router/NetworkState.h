@@ -222,6 +222,13 @@ struct Network::State {
   /// Whether `lane` (None: absent) routes its color; else an error.
   bool checkConfigured(const char *call, unsigned x, unsigned y, unsigned color,
                        uint32_t lane);
+  /// The lane an API call changes, made configured if it was not; none
+  /// (with the error reported) for a bad PE or color.
+  std::optional<uint32_t> laneToConfigure(const char *call, unsigned x,
+                                          unsigned y, unsigned color);
+  /// The lane an API call acts on, which must be configured already.
+  std::optional<uint32_t> configuredLane(const char *call, unsigned x,
+                                         unsigned y, unsigned color);
   void report(RouteErrorKind kind, unsigned x, unsigned y, unsigned color,
               std::optional<pe::Port> port, uint64_t waveletId,
               std::string message);
