@@ -19,6 +19,9 @@ constexpr unsigned memcpyTaskIDs[] = {27, 28, 30};
 constexpr unsigned wse2MemcpyInputQueues[] = {0};
 constexpr std::span<const unsigned> wse2MemcpyOutputQueues = {};
 constexpr unsigned wse3MemcpyQueues[] = {0, 1};
+// WSE-2 input queue depths from Cerebras' example comments (reference
+// 1.11); WSE-3's are not public, so it takes the same.
+constexpr unsigned inputQueueDepths[] = {6, 6, 4, 4, 2, 2, 2, 2};
 } // namespace
 
 // Both generations have 24 routable colors, 48 KiB of SRAM, a 64-entry task
@@ -45,6 +48,9 @@ const TargetModel
                           .hasQueueFlush = false,
                           .memcpyReservedInputQueues = wse2MemcpyInputQueues,
                           .memcpyReservedOutputQueues = wse2MemcpyOutputQueues,
+                          .inputQueueDepths = inputQueueDepths,
+                          .simdElements16 = 4,
+                          .simdElements32 = 2,
                       });
 
 const TargetModel
@@ -67,6 +73,9 @@ const TargetModel
                           .hasQueueFlush = true,
                           .memcpyReservedInputQueues = wse3MemcpyQueues,
                           .memcpyReservedOutputQueues = wse3MemcpyQueues,
+                          .inputQueueDepths = inputQueueDepths,
+                          .simdElements16 = 8,
+                          .simdElements32 = 4,
                       });
 
 const TargetModel &TargetModel::get(Arch arch) {

@@ -67,6 +67,11 @@ struct TargetFacts {
   bool hasQueueFlush;
   std::span<const unsigned> memcpyReservedInputQueues;
   std::span<const unsigned> memcpyReservedOutputQueues;
+  /// Wavelets each input queue 0..7 holds (the emulator's delivery queue).
+  std::span<const unsigned> inputQueueDepths;
+  /// DSD elements a memory-only operation retires per cycle, by width.
+  unsigned simdElements16;
+  unsigned simdElements32;
 };
 
 class TargetModel {
@@ -128,6 +133,33 @@ public:
   /// Microthread IDs a program can name (`ut_id`); 0 where microthreads are
   /// chosen implicitly by the hardware (WSE-2).
   unsigned getNumMicrothreadIDs() const { return facts.numMicrothreadIDs; }
+  /// Microthreads the emulator runs asynchronous DSD operations on: 8 on
+  /// both generations (WSE-2 names them by queue ID).
+  static constexpr unsigned getNumMicrothreads() { return 8; }
+  /// Wavelets input queue `queue` holds before the route backs up
+  /// (csl-reference 1.11: WSE-2's table, also used for WSE-3, whose depths
+  /// are not public); 2 for a queue out of range.
+  unsigned getInputQueueDepth(unsigned queue) const {
+    return queue < facts.inputQueueDepths.size() ? facts.inputQueueDepths[queue]
+                                                 : 2;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Timing (the emulator's cycle model, docs/Emulator.md)
+  //===--------------------------------------------------------------------===//
+
+  /// Elements of 16 or 32 bits a DSD operation on memory retires per cycle
+  /// (the SIMD width: WSE-2 4x16-bit, WSE-3 8x16-bit; 32-bit elements at
+  /// half that rate).
+  unsigned getSIMDElementsPerCycle(unsigned elementBits) const {
+    return elementBits > 16 ? facts.simdElements32 : facts.simdElements16;
+  }
+  /// Wavelets a fabric operand of a DSD operation moves per cycle.
+  static constexpr unsigned getFabricElementsPerCycle() { return 1; }
+  /// Cycles a scalar instruction, a task switch (picking a task and entering
+  /// it) or any other CE instruction takes.
+  static constexpr unsigned getInstructionCycles() { return 1; }
+  static constexpr unsigned getTaskSwitchCycles() { return 1; }
   /// @block/@unblock accept a color (WSE-2) or a queue and a ut_id (WSE-3).
   /// These follow what a data task is bound to.
   bool canBlockColors() const {

@@ -1,0 +1,162 @@
+//===- Emulator.h - the whole fabric, cycle by cycle ------------*- C++ -*-===//
+//
+// Runs what `cslc -o DIR` wrote (docs/Emulator.md "PEs, tasks and the
+// clock"): every PE of the rectangle with its compute engine, DSRs, FIFOs,
+// task table, task picker and microthreads, joined by the router Network,
+// on one cycle clock. A run stops when the fabric is idle, when a PE faults,
+// when work is pending but nothing can move (a deadlock, reported with
+// source lines), or at a cycle limit. Results and cycle counts depend only
+// on the program, its inputs and the options.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSERA_EMULATOR_EMULATOR_H
+#define TESSERA_EMULATOR_EMULATOR_H
+
+#include "tessera/Emulator/DecodedProgram.h"
+#include "tessera/Emulator/Network.h"
+#include "tessera/Emulator/OutputDirectory.h"
+#include "tessera/Emulator/PEMemory.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tessera::emulator {
+
+/// One line a PE printed through the simprint port (`<simprint>`).
+struct PrintedLine {
+  uint64_t cycle = 0;
+  PECoord pe;
+  std::string text;
+  bool operator==(const PrintedLine &) const = default;
+};
+
+struct EmulatorOptions {
+  NetworkOptions network;
+  /// Pick among ready tasks in a seeded pseudo-random order instead of by
+  /// ascending ID, to expose programs that depend on the order.
+  std::optional<uint64_t> shuffleSeed;
+  /// Called for every simprint line as it completes (they are also kept,
+  /// see getPrintedLines).
+  std::function<void(const PrintedLine &)> onPrint;
+};
+
+enum class RunStatus : uint8_t {
+  Idle,       ///< nothing is pending anywhere
+  Stalled,    ///< work is pending but nothing can move: see getDeadlock()
+  Faulted,    ///< a PE trapped: see getFault()
+  CycleLimit, ///< the cycle budget ran out first
+};
+
+struct RunOutcome {
+  RunStatus status = RunStatus::Idle;
+  uint64_t cycles = 0; ///< cycles this call ran
+};
+
+/// Why a PE stopped (the whole run stops with it).
+struct PEFault {
+  uint64_t cycle = 0;
+  PECoord pe;
+  std::string program; ///< its name in out.json
+  uint32_t pc = 0;
+  std::optional<SourceLocation> location;
+  /// Lowercase, e.g. "ld32 of 4 bytes at 0xbffe is outside memory ...".
+  std::string message;
+};
+
+/// Something that waits and cannot go on, in a deadlock report.
+struct WaitRecord {
+  PECoord pe;
+  std::string program;
+  /// What waits and on what, e.g. "main thread in task 10 (local): fmovs
+  /// waits for a wavelet on color 3 (element 4 of 8)".
+  std::string what;
+  std::optional<SourceLocation> location;
+};
+
+struct DeadlockReport {
+  uint64_t cycle = 0;
+  std::vector<WaitRecord> waits;
+  std::vector<BufferedWavelet> wavelets;
+  /// Router problems that keep wavelets where they are.
+  std::vector<RouteError> routeErrors;
+};
+
+/// Counters of one PE or, summed, of the fabric.
+struct PECounters {
+  uint64_t instructions = 0; ///< CE instructions executed (map calls too)
+  uint64_t dsdElements = 0;  ///< DSD elements retired (main thread and
+                             ///< microthreads)
+  uint64_t tasksRun = 0;     ///< tasks picked and entered
+  uint64_t busyCycles = 0;   ///< cycles the main thread ran or computed
+  /// Cycles the main thread waited on the fabric, a FIFO or a microthread.
+  uint64_t stallCycles = 0;
+  uint64_t waveletsSent = 0;    ///< wavelets the CE injected
+  uint64_t waveletsReceived = 0; ///< wavelets the CE took (tasks and DSDs)
+  PECounters &operator+=(const PECounters &other);
+  bool operator==(const PECounters &) const = default;
+};
+
+class Emulator {
+public:
+  /// Loads every PE of `output` (which must outlive the emulator): memory
+  /// images, per-PE values, queue bindings, task tables and start-up
+  /// actions; start-up calls run first, from cycle 0.
+  explicit Emulator(const LoadedOutput &output, EmulatorOptions options = {});
+  ~Emulator();
+  Emulator(const Emulator &) = delete;
+  Emulator &operator=(const Emulator &) = delete;
+
+  /// Runs up to `maxCycles` cycles and says why it stopped.
+  RunOutcome run(uint64_t maxCycles);
+  /// Runs one cycle; false if the run is over (faulted).
+  bool step();
+
+  uint64_t getCycle() const;
+  /// Nothing to do: no PE has work and no wavelet is in a router.
+  bool isIdle() const;
+  const std::optional<PEFault> &getFault() const;
+  /// What waits where; meaningful after run() returned Stalled (or at any
+  /// time, for a listing of what is pending).
+  DeadlockReport getDeadlock() const;
+
+  PECounters getCounters() const;
+  PECounters getCounters(unsigned x, unsigned y) const;
+  const Network &getNetwork() const;
+  Network &getNetwork();
+  const std::vector<PrintedLine> &getPrintedLines() const;
+
+  //===--------------------------------------------------------------------===//
+  // Host access (the host runtime and `tessera-run --dump`)
+  //===--------------------------------------------------------------------===//
+
+  /// Copies of a PE's memory; OutOfRange also for a PE without a program.
+  MemoryStatus readMemory(unsigned x, unsigned y, uint32_t address,
+                          std::span<uint8_t> out) const;
+  MemoryStatus writeMemory(unsigned x, unsigned y, uint32_t address,
+                           std::span<const uint8_t> bytes);
+  /// Queues a top-level call of the function at `address` with `args` in
+  /// r0.. (at most 8) on PE (x, y); it runs when the main thread is free,
+  /// before any task. False with `error` set on a bad call.
+  bool call(unsigned x, unsigned y, uint32_t address,
+            std::span<const uint32_t> args, std::string &error);
+
+private:
+  struct State;
+  std::unique_ptr<State> state;
+};
+
+/// The report as text, one line per record (docs/Emulator.md shows it).
+std::string formatDeadlock(const DeadlockReport &report);
+/// "PE (3, 0) 'recv' at pc 0x01a4 (recv.csl:14:5): message".
+std::string formatFault(const PEFault &fault);
+/// "file:line:col", or "" without a location.
+std::string formatLocation(const std::optional<SourceLocation> &location);
+
+} // namespace tessera::emulator
+
+#endif // TESSERA_EMULATOR_EMULATOR_H

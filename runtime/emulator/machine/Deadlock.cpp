@@ -1,0 +1,180 @@
+//===- Deadlock.cpp - what waits where, and the report's text -------------===//
+
+#include "Machine.h"
+
+#include "tessera/Support/Format.h"
+
+#include <cstdio>
+
+using namespace tessera;
+using namespace tessera::emulator;
+using namespace tessera::emulator::machine;
+
+namespace {
+
+std::string_view kindName(target::TaskKind kind) {
+  switch (kind) {
+  case target::TaskKind::Data:
+    return "data";
+  case target::TaskKind::Local:
+    return "local";
+  case target::TaskKind::Control:
+    return "control";
+  }
+  return "task";
+}
+
+std::string hex(uint32_t value, int digits) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "0x%0*x", digits, value);
+  return buffer;
+}
+
+std::string describeActivity(const PE &pe, const ProgramInfo &info) {
+  if (pe.activity.isCall)
+    return "a call of " + hex(pe.activity.entry, 4);
+  unsigned t = pe.activity.task;
+  if (t < NumTaskIDs && info.kind[t])
+    return "task " + std::to_string(t) + " (" +
+           std::string(kindName(*info.kind[t])) + ")";
+  return "no task";
+}
+
+std::string describeOperation(const Flight &flight) {
+  std::string text(pe::getInstInfo(flight.op.getOpcode())->mnemonic);
+  const BlockedOn &on = flight.blockedOn;
+  if (on.fifo)
+    text += " waits on a FIFO (full or empty)";
+  else if (on.valid && on.send)
+    text += " waits to send on color " + std::to_string(on.color) +
+            " (output queue " + std::to_string(on.queue) + ")";
+  else if (on.valid)
+    text += " waits for a wavelet on color " + std::to_string(on.color) +
+            " (input queue " + std::to_string(on.queue) + ")";
+  else
+    text += " waits";
+  uint64_t length = flight.op.getLength();
+  text += ", element " + std::to_string(flight.op.getElementsDone() + 1);
+  if (length != UINT64_MAX)
+    text += " of " + std::to_string(length);
+  return text;
+}
+
+std::string_view portName(pe::Port port) {
+  switch (port) {
+  case pe::Port::West:
+    return "west";
+  case pe::Port::East:
+    return "east";
+  case pe::Port::South:
+    return "south";
+  case pe::Port::North:
+    return "north";
+  case pe::Port::Ramp:
+    return "ramp";
+  }
+  return "?";
+}
+
+} // namespace
+
+DeadlockReport Emulator::State::describeWaits() const {
+  DeadlockReport report;
+  report.cycle = cycle;
+  for (const PE &pe : pes) {
+    const ProgramInfo &info = programs[pe.program];
+    auto add = [&](std::string what, uint32_t pc) {
+      report.waits.push_back({pe.coord, info.loaded->name, std::move(what),
+                              info.code.getLocation(pc)});
+    };
+    std::string activity = describeActivity(pe, info);
+    if (pe.state == MainState::Operation && pe.operation && !pe.inMapCall)
+      add("main thread in " + activity + ": " +
+              describeOperation(*pe.operation),
+          pe.operation->pc);
+    if (pe.state == MainState::WaitThread)
+      add("main thread in " + activity +
+              ": an asynchronous operation waits for its microthread",
+          pe.ce.pc);
+    for (unsigned ut = 0; ut < pe.microthreads.size(); ++ut)
+      if (const Flight *flight = pe.microthreads[ut].get())
+        add("microthread " + std::to_string(ut) + ": " +
+                describeOperation(*flight),
+            flight->pc);
+    uint64_t pending = (pe.activated | pe.controlPending) & pe.blocked;
+    for (unsigned t = 0; t < NumTaskIDs; ++t)
+      if ((pending >> t & 1) && info.kind[t])
+        add("task " + std::to_string(t) + " (" +
+                std::string(kindName(*info.kind[t])) +
+                ") is activated but blocked",
+            info.entry[t]);
+    for (unsigned c = 0; c < 32; ++c) {
+      uint8_t task = info.dataTaskOfColor[c];
+      if (task == NoTask || !(pe.blocked >> task & 1))
+        continue;
+      if (network.getDeliveredCount(pe.coord.x, pe.coord.y, c))
+        add("task " + std::to_string(task) +
+                " (data) is blocked with wavelets waiting on color " +
+                std::to_string(c),
+            info.entry[task]);
+    }
+  }
+  report.wavelets = network.listBuffered();
+  report.routeErrors = network.getErrors();
+  return report;
+}
+
+std::string emulator::formatLocation(
+    const std::optional<SourceLocation> &location) {
+  if (!location || location->file.empty())
+    return "";
+  return location->file + ":" + std::to_string(location->line) + ":" +
+         std::to_string(location->column);
+}
+
+std::string emulator::formatFault(const PEFault &fault) {
+  std::string text = "PE (" + std::to_string(fault.pe.x) + ", " +
+                     std::to_string(fault.pe.y) + ") '" + fault.program +
+                     "' at pc " + hex(fault.pc, 4);
+  std::string where = formatLocation(fault.location);
+  if (!where.empty())
+    text += " (" + where + ")";
+  return text + ", cycle " + formatThousands(fault.cycle) + ": " +
+         fault.message;
+}
+
+std::string emulator::formatDeadlock(const DeadlockReport &report) {
+  std::string text = "deadlock at cycle " + formatThousands(report.cycle) +
+                     ": work is pending but nothing can move\n";
+  for (const WaitRecord &wait : report.waits) {
+    text += "  PE (" + std::to_string(wait.pe.x) + ", " +
+            std::to_string(wait.pe.y) + ") '" + wait.program + "'";
+    std::string where = formatLocation(wait.location);
+    if (!where.empty())
+      text += " at " + where;
+    text += ": " + wait.what + "\n";
+  }
+  if (!report.wavelets.empty()) {
+    text += "wavelets in routers:\n";
+    for (const BufferedWavelet &w : report.wavelets) {
+      text += "  PE (" + std::to_string(w.pe.x) + ", " +
+              std::to_string(w.pe.y) + ") color " + std::to_string(w.color) +
+              ": " + (w.wavelet.control ? "control " : "") +
+              hex(w.wavelet.payload, 8) + " (wavelet " +
+              std::to_string(w.wavelet.id) + ") ";
+      if (w.toCE)
+        text += "delivered, waiting for the CE";
+      else if (w.port == pe::Port::Ramp)
+        text += "sent by the CE, waiting in the router";
+      else
+        text += "in the buffer from " + std::string(portName(w.port));
+      text += "\n";
+    }
+  }
+  for (const RouteError &error : report.routeErrors)
+    text += "router: cycle " + formatThousands(error.cycle) + ", PE (" +
+            std::to_string(error.pe.x) + ", " + std::to_string(error.pe.y) +
+            ") color " + std::to_string(error.color) + ": " + error.message +
+            "\n";
+  return text;
+}

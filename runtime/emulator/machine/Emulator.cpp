@@ -1,0 +1,373 @@
+//===- Emulator.cpp - loading, the cycle loop and host access ------------===//
+
+#include "Machine.h"
+
+#include <algorithm>
+#include <string_view>
+
+using namespace tessera;
+using namespace tessera::emulator;
+using namespace tessera::emulator::machine;
+
+namespace {
+
+constexpr std::string_view TeardownHandlerPrefix = "__teardown_handler.";
+
+/// Per-program facts every PE of it shares.
+ProgramInfo buildProgramInfo(const LoadedProgram &loaded,
+                             const target::TargetModel &model,
+                             std::string &error) {
+  ProgramInfo info;
+  info.loaded = &loaded;
+  const pe::ProgramBinary &binary = loaded.binary;
+  info.code = DecodedProgram(binary);
+  ImageResult image = PEMemory::buildImage(binary);
+  if (!image)
+    error = "program '" + loaded.name + "' cannot be loaded: " + *image.error;
+  info.image = image.image;
+
+  for (const pe::TaskEntry &task : binary.tasks) {
+    if (task.id >= NumTaskIDs)
+      continue; // the reader refuses these
+    info.kind[task.id] = task.kind;
+    info.entry[task.id] = task.entry;
+    if (task.kind == target::TaskKind::Data)
+      info.dataTasks |= uint64_t(1) << task.id;
+  }
+  std::array<std::optional<uint8_t>, 8> outputQueueColor{};
+  for (const pe::QueueInit &queue : binary.queues)
+    if (queue.queue < 8)
+      (queue.output ? outputQueueColor : info.inputQueueColor)[queue.queue] =
+          queue.color;
+  info.outputQueueColor = outputQueueColor;
+
+  info.dataTaskOfColor.fill(NoTask);
+  info.gateOfColor.fill(NoTask);
+  bool byColor =
+      model.getDataTaskSource() == target::DataTaskSource::Color;
+  if (byColor) {
+    for (unsigned c = 0; c < model.getNumRoutableColors(); ++c) {
+      info.gateOfColor[c] = c;
+      if (info.kind[c] == target::TaskKind::Data)
+        info.dataTaskOfColor[c] = c;
+    }
+  } else {
+    for (unsigned q = 0; q < 8; ++q) {
+      if (!info.inputQueueColor[q] || *info.inputQueueColor[q] >= 32)
+        continue;
+      unsigned c = *info.inputQueueColor[q];
+      info.gateOfColor[c] = q;
+      if (info.kind[q] == target::TaskKind::Data)
+        info.dataTaskOfColor[c] = q;
+    }
+  }
+  // A color or queue with no task bound starts blocked, so that control
+  // wavelets reach the CE only once the program unblocks it
+  // (csl-reference 7.3).
+  for (uint8_t gate : info.gateOfColor)
+    if (gate != NoTask && !info.kind[gate])
+      info.initiallyBlocked |= uint64_t(1) << gate;
+
+  for (const pe::Symbol &symbol : binary.symbols) {
+    std::string_view name = symbol.name;
+    if (symbol.kind != pe::SymbolKind::Function ||
+        !name.starts_with(TeardownHandlerPrefix))
+      continue;
+    unsigned color = 0;
+    std::string_view digits = name.substr(TeardownHandlerPrefix.size());
+    if (digits.empty() || digits.size() > 2)
+      continue;
+    for (char ch : digits)
+      color = color * 10 + unsigned(ch - '0');
+    if (color < 32)
+      info.teardownHandler[color] = symbol.address;
+  }
+  return info;
+}
+
+} // namespace
+
+PECounters &PECounters::operator+=(const PECounters &other) {
+  instructions += other.instructions;
+  dsdElements += other.dsdElements;
+  tasksRun += other.tasksRun;
+  busyCycles += other.busyCycles;
+  stallCycles += other.stallCycles;
+  waveletsSent += other.waveletsSent;
+  waveletsReceived += other.waveletsReceived;
+  return *this;
+}
+
+Emulator::State::State(const LoadedOutput &output, EmulatorOptions options)
+    : output(output),
+      model(target::TargetModel::get(output.metadata.arch)),
+      options(std::move(options)),
+      network(output.layout, model, this->options.network) {
+  std::string loadError;
+  for (const LoadedProgram &program : output.programs) {
+    std::string error;
+    programs.push_back(buildProgramInfo(program, model, error));
+    if (!error.empty() && loadError.empty())
+      loadError = error;
+  }
+
+  const FabricLayout &layout = output.layout;
+  peIndex.assign(size_t(layout.getWidth()) * layout.getHeight(), -1);
+  for (unsigned y = 0; y < layout.getHeight(); ++y) {
+    for (unsigned x = 0; x < layout.getWidth(); ++x) {
+      std::optional<uint16_t> program = layout.programAt(x, y);
+      if (!program || *program >= programs.size())
+        continue;
+      peIndex[size_t(y) * layout.getWidth() + x] =
+          static_cast<int32_t>(pes.size());
+      PE &pe = pes.emplace_back();
+      pe.coord = {static_cast<uint16_t>(x), static_cast<uint16_t>(y)};
+      pe.program = *program;
+    }
+  }
+
+  for (PE &pe : pes) {
+    const ProgramInfo &info = programs[pe.program];
+    pe.memory = PEMemory(info.image);
+    pe.ce.seedPRNG(pe.coord.x, pe.coord.y);
+    pe.blocked = info.initiallyBlocked;
+    uint64_t seed = this->options.shuffleSeed.value_or(0);
+    pe.pickerState = (seed ^ (uint64_t(pe.coord.x) << 32 | pe.coord.y)) *
+                         0x9E3779B97F4A7C15ull |
+                     1;
+    for (unsigned q = 0; q < 8; ++q)
+      if (info.inputQueueColor[q])
+        network.setDeliveryQueueDepth(pe.coord.x, pe.coord.y,
+                                      *info.inputQueueColor[q],
+                                      model.getInputQueueDepth(q));
+    for (const pe::StartupAction &action : info.loaded->binary.startup) {
+      switch (action.kind) {
+      case pe::StartupKind::Activate:
+        activate(pe, action.value);
+        break;
+      case pe::StartupKind::Block:
+      case pe::StartupKind::Unblock:
+        setBlocked(pe, action.space, action.value,
+                   action.kind == pe::StartupKind::Block);
+        break;
+      case pe::StartupKind::Call:
+        pe.calls.push_back({action.value, {}, 0});
+        break;
+      }
+    }
+    wake(pe);
+  }
+
+  // Per-PE values (params the host gave each PE) overwrite the image.
+  for (const pe::PEValue &value : output.values) {
+    PE *pe = findPE(value.x, value.y);
+    const pe::Symbol *symbol =
+        output.findSymbolAt(value.x, value.y, value.symbol);
+    if (!pe || !symbol)
+      continue; // the loader checked both
+    (void)pe->memory.write(symbol->address + value.offset, value.bytes);
+  }
+
+  if (!loadError.empty() && !pes.empty())
+    fail(pes.front(), 0, loadError);
+}
+
+PE *Emulator::State::findPE(unsigned x, unsigned y) {
+  const FabricLayout &layout = output.layout;
+  if (x >= layout.getWidth() || y >= layout.getHeight())
+    return nullptr;
+  int32_t index = peIndex[size_t(y) * layout.getWidth() + x];
+  return index < 0 ? nullptr : &pes[index];
+}
+
+const PE *Emulator::State::findPE(unsigned x, unsigned y) const {
+  return const_cast<State *>(this)->findPE(x, y);
+}
+
+void Emulator::State::wake(PE &pe) {
+  if (pe.awake || pe.state == MainState::Faulted)
+    return;
+  pe.awake = true;
+  awake.push_back(static_cast<uint32_t>(&pe - pes.data()));
+}
+
+bool Emulator::State::hasWork(const PE &pe) const {
+  if (pe.state == MainState::Faulted)
+    return false;
+  return pe.state != MainState::Idle || !pe.calls.empty() ||
+         pe.hasBusyMicrothread() || pe.flushQueues || readyTasks(pe) != 0;
+}
+
+void Emulator::State::fail(PE &pe, uint32_t pc, std::string message) {
+  pe.state = MainState::Faulted;
+  if (fault)
+    return; // the first fault is the one reported
+  const ProgramInfo &info = programs[pe.program];
+  fault = PEFault{cycle,
+                  pe.coord,
+                  info.loaded->name,
+                  pc,
+                  info.code.getLocation(pc),
+                  std::move(message)};
+}
+
+void Emulator::State::stepCycle() {
+  progressed = false;
+  std::vector<uint32_t> current;
+  current.swap(awake);
+  for (uint32_t index : current) {
+    PE &pe = pes[index];
+    pe.awake = false;
+    takeControlWavelets(pe);
+    runMicrothreads(pe);
+    runMainThread(pe);
+    if (hasWork(pe))
+      wake(pe);
+  }
+  network.step();
+  if (network.getLastStepMoves() != 0)
+    progressed = true;
+  for (const DeliveryNote &note : network.getLastStepDeliveries()) {
+    if (PE *pe = findPE(note.pe.x, note.pe.y)) {
+      pe->deliveredColors |= uint32_t(1) << note.color;
+      wake(*pe);
+    }
+  }
+  for (const TeardownEvent &event : network.takeTeardownEvents())
+    if (PE *pe = findPE(event.pe.x, event.pe.y))
+      onTeardown(*pe, event.color);
+  ++cycle;
+}
+
+//===----------------------------------------------------------------------===//
+// Emulator
+//===----------------------------------------------------------------------===//
+
+Emulator::Emulator(const LoadedOutput &output, EmulatorOptions options)
+    : state(std::make_unique<State>(output, std::move(options))) {}
+
+Emulator::~Emulator() = default;
+
+bool Emulator::State::hasLeftovers() const {
+  if (network.getWaveletsAwaitingCE() != 0 || !network.isIdle())
+    return true;
+  for (const PE &pe : pes) {
+    const ProgramInfo &info = programs[pe.program];
+    uint64_t pending = (pe.activated | pe.controlPending) & pe.blocked;
+    for (unsigned t = 0; pending && t < NumTaskIDs; ++t)
+      if ((pending >> t & 1) && info.kind[t])
+        return true;
+  }
+  return false;
+}
+
+RunOutcome Emulator::run(uint64_t maxCycles) {
+  State &s = *state;
+  RunOutcome result;
+  while (true) {
+    if (s.fault) {
+      result.status = RunStatus::Faulted;
+      return result;
+    }
+    if (s.awake.empty() && s.network.isIdle()) {
+      result.status = s.hasLeftovers() ? RunStatus::Stalled : RunStatus::Idle;
+      return result;
+    }
+    if (result.cycles == maxCycles) {
+      result.status = RunStatus::CycleLimit;
+      return result;
+    }
+    s.stepCycle();
+    ++result.cycles;
+    if (s.fault) {
+      result.status = RunStatus::Faulted;
+      return result;
+    }
+    if (!s.progressed) {
+      result.status = RunStatus::Stalled;
+      return result;
+    }
+  }
+}
+
+bool Emulator::step() {
+  if (state->fault)
+    return false;
+  state->stepCycle();
+  return !state->fault;
+}
+
+uint64_t Emulator::getCycle() const { return state->cycle; }
+
+bool Emulator::isIdle() const {
+  return state->awake.empty() && state->network.isIdle();
+}
+
+const std::optional<PEFault> &Emulator::getFault() const {
+  return state->fault;
+}
+
+DeadlockReport Emulator::getDeadlock() const { return state->describeWaits(); }
+
+PECounters Emulator::getCounters() const {
+  PECounters total;
+  for (const PE &pe : state->pes)
+    total += pe.counters;
+  return total;
+}
+
+PECounters Emulator::getCounters(unsigned x, unsigned y) const {
+  const PE *pe = state->findPE(x, y);
+  return pe ? pe->counters : PECounters{};
+}
+
+const Network &Emulator::getNetwork() const { return state->network; }
+Network &Emulator::getNetwork() { return state->network; }
+
+const std::vector<PrintedLine> &Emulator::getPrintedLines() const {
+  return state->printed;
+}
+
+MemoryStatus Emulator::readMemory(unsigned x, unsigned y, uint32_t address,
+                                  std::span<uint8_t> out) const {
+  const PE *pe = state->findPE(x, y);
+  if (!pe)
+    return MemoryStatus::OutOfRange;
+  return pe->memory.read(address, out);
+}
+
+MemoryStatus Emulator::writeMemory(unsigned x, unsigned y, uint32_t address,
+                                   std::span<const uint8_t> bytes) {
+  PE *pe = state->findPE(x, y);
+  if (!pe)
+    return MemoryStatus::OutOfRange;
+  return pe->memory.write(address, bytes);
+}
+
+bool Emulator::call(unsigned x, unsigned y, uint32_t address,
+                    std::span<const uint32_t> args, std::string &error) {
+  PE *pe = state->findPE(x, y);
+  if (!pe) {
+    error = "PE (" + std::to_string(x) + ", " + std::to_string(y) +
+            ") runs no program";
+    return false;
+  }
+  const DecodedProgram &code = state->programs[pe->program].code;
+  if (!code.lookup(address)) {
+    error = "address " + std::to_string(address) + " is not in the code of '" +
+            state->programs[pe->program].loaded->name + "'";
+    return false;
+  }
+  if (args.size() > 8) {
+    error = "a call takes at most 8 arguments, not " +
+            std::to_string(args.size());
+    return false;
+  }
+  PendingCall call;
+  call.address = address;
+  call.numArgs = static_cast<uint8_t>(args.size());
+  std::copy(args.begin(), args.end(), call.args.begin());
+  pe->calls.push_back(call);
+  state->wake(*pe);
+  return true;
+}

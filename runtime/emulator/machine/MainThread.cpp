@@ -1,0 +1,204 @@
+//===- MainThread.cpp - the main thread's instructions --------------------===//
+//
+// Scalar instructions run in batches: a PE executes up to ScalarBatch of
+// them at once and is then busy for as many cycles, so the clock counts one
+// cycle each while the emulator pays the per-cycle overhead once per batch.
+// A batch stops before any other instruction, which therefore runs at its
+// exact cycle (docs/Emulator.md "The clock").
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+using namespace tessera;
+using namespace tessera::emulator;
+using namespace tessera::emulator::machine;
+
+namespace {
+
+constexpr uint64_t ScalarBatch = 64;
+
+/// The number a TaskRef operand names, or none if it is not 0..63.
+std::optional<unsigned> taskRefValue(const pe::Operand &op,
+                                     const CEState &ce) {
+  uint32_t value = op.mode == pe::OperandMode::Reg ? ce.r[op.value & 15]
+                                                   : uint32_t(op.value);
+  if (value >= NumTaskIDs)
+    return std::nullopt;
+  return value;
+}
+
+uint32_t regOrImm(const pe::Operand &op, const CEState &ce) {
+  return op.mode == pe::OperandMode::Reg ? ce.r[op.value & 15]
+                                         : uint32_t(op.value);
+}
+
+std::string_view blockSpaceName(pe::BlockSpace space) {
+  switch (space) {
+  case pe::BlockSpace::Task:
+    return "task";
+  case pe::BlockSpace::Color:
+    return "color";
+  case pe::BlockSpace::InputQueue:
+    return "input queue";
+  case pe::BlockSpace::OutputQueue:
+    return "output queue";
+  case pe::BlockSpace::UT:
+    return "microthread";
+  }
+  return "ID";
+}
+
+} // namespace
+
+void Emulator::State::runMainThread(PE &pe) {
+  if (pe.state == MainState::Faulted)
+    return;
+  if (pe.readyAt > cycle) {
+    progressed = true;
+    ++pe.counters.busyCycles;
+    return;
+  }
+  const ProgramInfo &info = programOf(pe);
+  switch (pe.state) {
+  case MainState::Idle:
+    if (pickWork(pe))
+      ++pe.counters.busyCycles;
+    return;
+  case MainState::Operation:
+    continueOperation(pe);
+    return;
+  case MainState::WaitThread:
+  case MainState::Running:
+    break;
+  case MainState::Faulted:
+    return;
+  }
+
+  uint64_t steps = 0;
+  if (pe.state == MainState::Running) {
+    Trap trap;
+    emulator::RunResult batch =
+        emulator::run(pe.ce, pe.memory, info.code, ScalarBatch, trap);
+    steps = batch.steps;
+    if (steps) {
+      pe.counters.instructions += steps;
+      ++pe.counters.busyCycles;
+      pe.readyAt = cycle + steps;
+      progressed = true;
+    }
+    switch (batch.result) {
+    case StepResult::Continue:
+      return;
+    case StepResult::Trapped:
+      fail(pe, trap.pc, trap.message);
+      return;
+    case StepResult::Returned:
+      if (pe.inMapCall) {
+        // The map function returned: the operation takes r0 and goes on.
+        pe.inMapCall = false;
+        pe.operation->op.setMapResult(pe.ce.r[0]);
+        pe.state = MainState::Operation;
+      } else {
+        pe.state = MainState::Idle;
+        pe.activity = {};
+      }
+      return;
+    case StepResult::NotScalar:
+      if (steps)
+        return; // runs in its own cycle
+      break;
+    }
+  }
+
+  const DecodedInst *decoded = info.code.lookup(pe.ce.pc);
+  const pe::Instruction *inst = decoded ? info.code.getInstruction(*decoded)
+                                        : nullptr;
+  if (!inst) {
+    fail(pe, pe.ce.pc, "no instruction the PE model executes at this address");
+    return;
+  }
+  uint32_t next = pe.ce.pc + 2 * decoded->size;
+  const pe::InstInfo *instInfo = pe::getInstInfo(inst->opcode);
+  CEState &ce = pe.ce;
+  std::string_view mnemonic = instInfo->mnemonic;
+
+  switch (inst->opcode) {
+  case pe::Opcode::Activate: {
+    std::optional<unsigned> task = taskRefValue(inst->operands[0], ce);
+    if (!task) {
+      fail(pe, ce.pc,
+           "activate: task " + std::to_string(regOrImm(inst->operands[0], ce)) +
+               " is not in 0..63");
+      return;
+    }
+    activate(pe, *task);
+    break;
+  }
+  case pe::Opcode::Block:
+  case pe::Opcode::Unblock:
+  case pe::Opcode::QueueFlush: {
+    auto space = static_cast<pe::BlockSpace>(inst->operands[0].value);
+    unsigned limit = space == pe::BlockSpace::OutputQueue ||
+                             space == pe::BlockSpace::UT ||
+                             inst->opcode == pe::Opcode::QueueFlush
+                         ? 8
+                         : NumTaskIDs;
+    uint32_t id = regOrImm(inst->operands[1], ce);
+    if (id >= limit) {
+      fail(pe, ce.pc,
+           std::string(mnemonic) + ": " + std::string(blockSpaceName(space)) +
+               " " + std::to_string(id) + " is not in 0.." +
+               std::to_string(limit - 1));
+      return;
+    }
+    if (inst->opcode == pe::Opcode::QueueFlush)
+      pe.flushQueues |= uint8_t(1u << id);
+    else
+      setBlocked(pe, space, id, inst->opcode == pe::Opcode::Block);
+    break;
+  }
+  case pe::Opcode::TaskExit:
+    if (pe.activity.isCall) {
+      fail(pe, ce.pc, "texit outside a task (in a call that must return)");
+      return;
+    }
+    ++pe.counters.instructions;
+    pe.state = MainState::Idle;
+    pe.activity = {};
+    pe.readyAt = cycle + target::TargetModel::getInstructionCycles();
+    progressed = true;
+    return;
+  case pe::Opcode::CfgGet:
+    ce.r[inst->operands[0].value & 15] =
+        readConfig(pe, regOrImm(inst->operands[1], ce));
+    break;
+  case pe::Opcode::CfgSet:
+    writeConfig(pe, regOrImm(inst->operands[0], ce),
+                static_cast<uint16_t>(ce.r[inst->operands[1].value & 15]));
+    break;
+  default:
+    if (instInfo->instClass == pe::InstClass::DSDOp) {
+      startOperation(pe, *inst);
+      return;
+    }
+    if (instInfo->instClass == pe::InstClass::DSR) {
+      DSDTrap trap;
+      if (!executeDSRInstruction(*inst, ce, pe.memory, pe.dsrs, pe.fifos,
+                                 trap)) {
+        fail(pe, ce.pc, trap.message);
+        return;
+      }
+      break;
+    }
+    fail(pe, ce.pc,
+         "'" + std::string(mnemonic) + "' is not executed by the PE model");
+    return;
+  }
+  if (pe.state == MainState::Faulted)
+    return;
+  ++pe.counters.instructions;
+  ce.pc = next;
+  pe.readyAt = cycle + target::TargetModel::getInstructionCycles();
+  progressed = true;
+}

@@ -1,0 +1,334 @@
+//===- Operations.cpp - DSD operations on the main thread and microthreads ===//
+//
+// docs/Emulator.md "DSD operations in time": an operation on memory only
+// runs whole when it starts and then occupies its thread for its cost in
+// cycles (elements / SIMD width); one with fabric operands moves one
+// element per cycle, one with FIFO operands a SIMD width, and either may
+// block and retry. A synchronous operation holds the main thread; an
+// asynchronous one runs on its microthread while the main thread goes on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include <algorithm>
+#include <bit>
+
+using namespace tessera;
+using namespace tessera::emulator;
+using namespace tessera::emulator::machine;
+
+namespace {
+
+/// The fabric side of one PE's operations: the router's delivery queues
+/// and inject buffers, named by the descriptor's color (or on WSE-3 the
+/// color its queue is bound to).
+class PEPorts final : public DSDPorts {
+public:
+  PEPorts(Network &network, PE &pe, const ProgramInfo &info, bool byQueue,
+          BlockedOn &blockedOn)
+      : network(network), pe(pe), info(info), byQueue(byQueue),
+        blockedOn(blockedOn) {}
+
+  std::optional<uint32_t> popWavelet(const Descriptor &fabin) override {
+    uint8_t color = colorOf(fabin, info.inputQueueColor);
+    while (true) {
+      std::optional<Wavelet> head =
+          network.peekDelivered(pe.coord.x, pe.coord.y, color);
+      if (head && head->control && !fabin.controlTransform) {
+        // A control wavelet for a task is the picker's; one for no task
+        // (entry point 31) is dropped here so the data behind it flows.
+        if (control::getEntryPoint(head->payload) != control::NoEntryPoint)
+          head.reset();
+        else {
+          (void)network.pollDelivered(pe.coord.x, pe.coord.y, color);
+          ++pe.counters.waveletsReceived;
+          continue;
+        }
+      }
+      if (!head) {
+        blockedOn = {true, false, false, color, fabin.queue};
+        return std::nullopt;
+      }
+      (void)network.pollDelivered(pe.coord.x, pe.coord.y, color);
+      ++pe.counters.waveletsReceived;
+      return head->payload;
+    }
+  }
+
+  bool pushWavelet(const Descriptor &fabout, uint32_t payload) override {
+    uint8_t color = colorOf(fabout, info.outputQueueColor);
+    if ((pe.blockedOutputQueues >> fabout.queue & 1) ||
+        !network.inject(pe.coord.x, pe.coord.y,
+                        Wavelet{payload, color, fabout.control, 0})) {
+      blockedOn = {true, true, false, color, fabout.queue};
+      return false;
+    }
+    ++pe.counters.waveletsSent;
+    return true;
+  }
+
+private:
+  uint8_t colorOf(const Descriptor &d,
+                  const std::array<std::optional<uint8_t>, 8> &bound) const {
+    if (byQueue && d.queue < bound.size() && bound[d.queue])
+      return *bound[d.queue];
+    return d.color;
+  }
+
+  Network &network;
+  PE &pe;
+  const ProgramInfo &info;
+  bool byQueue;
+  BlockedOn &blockedOn;
+};
+
+std::optional<DSRId> dsrOf(const pe::Operand &operand) {
+  return DSRId::fromOperand(operand);
+}
+
+} // namespace
+
+/// Classifies a started operation: fabric or FIFO operands make it
+/// interactive; the widest memory operand sets its SIMD rate.
+static void classify(Flight &flight, const pe::Instruction &inst,
+                     const DSRFile &dsrs, bool &fabric, unsigned &bits) {
+  fabric = false;
+  bits = 16;
+  bool fifo = false;
+  for (const pe::Operand &operand : inst.operands) {
+    std::optional<DSRId> id = dsrOf(operand);
+    if (!id)
+      continue;
+    const Descriptor &d = dsrs.get(*id);
+    if (d.kind == DSRKind::FabIn || d.kind == DSRKind::FabOut)
+      fabric = true;
+    else if (d.kind == DSRKind::Fifo)
+      fifo = true;
+    else
+      bits = std::max<unsigned>(bits, d.width);
+  }
+  flight.interactive = fabric || fifo || flight.op.isMap();
+}
+
+void Emulator::State::startOperation(PE &pe, const pe::Instruction &inst) {
+  CEState &ce = pe.ce;
+  auto flight = std::make_unique<Flight>();
+  DSDTrap trap;
+  if (!DSDEngine::start(flight->op, inst, ce, pe.dsrs, pe.fifos, trap)) {
+    fail(pe, ce.pc, trap.message);
+    return;
+  }
+  const ProgramInfo &info = programOf(pe);
+  const DecodedInst *decoded = info.code.lookup(ce.pc);
+  flight->pc = ce.pc;
+  flight->next = ce.pc + 2 * decoded->size;
+  classify(*flight, inst, pe.dsrs, flight->fabric, flight->bits);
+
+  // WSE-2 binds a queue to a color through the fabin that reads it: the
+  // color's delivery queue takes that queue's depth.
+  if (model.getDataTaskSource() == target::DataTaskSource::Color)
+    for (const pe::Operand &operand : inst.operands)
+      if (std::optional<DSRId> id = dsrOf(operand)) {
+        const Descriptor &d = pe.dsrs.get(*id);
+        if (d.kind == DSRKind::FabIn &&
+            network.getDeliveredCount(pe.coord.x, pe.coord.y, d.color) <=
+                model.getInputQueueDepth(d.queue))
+          network.setDeliveryQueueDepth(pe.coord.x, pe.coord.y, d.color,
+                                        model.getInputQueueDepth(d.queue));
+      }
+
+  const ResolvedOptions &options = flight->op.getOptions();
+  bool async = options.async && !flight->op.isMap();
+  if (async) {
+    unsigned ut = options.microthread;
+    if (ut >= pe.microthreads.size()) {
+      fail(pe, ce.pc,
+           std::string(pe::getInstInfo(inst.opcode)->mnemonic) +
+               ": microthread " + std::to_string(ut) + " is not in 0.." +
+               std::to_string(pe.microthreads.size() - 1));
+      return;
+    }
+    if (pe.microthreads[ut]) {
+      // Never two operations on one microthread: wait for it.
+      pe.state = MainState::WaitThread;
+      ++pe.counters.stallCycles;
+      return;
+    }
+    if (!flight->interactive && !runWhole(pe, *flight))
+      return;
+    pe.microthreads[ut] = std::move(flight);
+    pe.state = MainState::Running;
+    ce.pc = pe.microthreads[ut]->next;
+    ++pe.counters.instructions;
+    ++pe.counters.busyCycles;
+    pe.readyAt = cycle + target::TargetModel::getInstructionCycles();
+    progressed = true;
+    return;
+  }
+
+  ++pe.counters.instructions;
+  if (!flight->interactive) {
+    if (!runWhole(pe, *flight))
+      return;
+    complete(pe, *flight);
+    ce.pc = flight->next;
+    pe.state = MainState::Running;
+    pe.readyAt = flight->readyAt;
+    ++pe.counters.busyCycles;
+    progressed = true;
+    return;
+  }
+  pe.operation = std::move(flight);
+  pe.state = MainState::Operation;
+  continueOperation(pe);
+}
+
+bool Emulator::State::runWhole(PE &pe, Flight &flight) {
+  NoPorts ports;
+  DSDContext context{pe.memory, pe.dsrs, pe.fifos, ports};
+  DSDTrap trap;
+  DSDProgress progress = engine.run(flight.op, context, trap);
+  pe.counters.dsdElements += progress.elements;
+  if (progress.status != DSDStatus::Done) {
+    fail(pe, flight.pc,
+         progress.status == DSDStatus::Trapped
+             ? trap.message
+             : "internal error: an operation on memory did not finish");
+    return false;
+  }
+  uint64_t rate = model.getSIMDElementsPerCycle(flight.bits);
+  uint64_t cost = std::max<uint64_t>(1, (progress.elements + rate - 1) / rate);
+  flight.readyAt = cycle + cost;
+  return true;
+}
+
+DSDProgress Emulator::State::advance(PE &pe, Flight &flight) {
+  uint64_t budget = flight.fabric
+                        ? target::TargetModel::getFabricElementsPerCycle()
+                        : model.getSIMDElementsPerCycle(flight.bits);
+  if (flight.op.isMap() && !flight.fabric)
+    budget = detail::Unbounded;
+  flight.blockedOn = {};
+  PEPorts ports(network, pe, programOf(pe),
+                model.getDataTaskSource() ==
+                    target::DataTaskSource::InputQueue,
+                flight.blockedOn);
+  DSDContext context{pe.memory, pe.dsrs, pe.fifos, ports};
+  DSDTrap trap;
+  DSDProgress progress = engine.run(flight.op, context, trap, budget);
+  pe.counters.dsdElements += progress.elements;
+  if (progress.elements)
+    progressed = true;
+  for (uint64_t tasks = progress.activatedTasks; tasks; tasks &= tasks - 1)
+    activate(pe, std::countr_zero(tasks));
+  if (progress.status == DSDStatus::Blocked && !flight.blockedOn.valid)
+    flight.blockedOn = {true, false, true, 0, 0}; // a FIFO full or empty
+  if (progress.status == DSDStatus::Trapped)
+    fail(pe, flight.pc, trap.message);
+  return progress;
+}
+
+void Emulator::State::complete(PE &pe, Flight &flight) {
+  const ResolvedOptions &options = flight.op.getOptions();
+  if (options.activate)
+    activate(pe, *options.activate);
+  if (options.unblock)
+    setBlocked(pe, pe::BlockSpace::Task, *options.unblock, false);
+  if (std::optional<uint8_t> color = flight.op.getAdvanceSwitchColor())
+    network.advanceSwitch(pe.coord.x, pe.coord.y, *color);
+}
+
+void Emulator::State::continueOperation(PE &pe) {
+  Flight &flight = *pe.operation;
+  DSDProgress progress = advance(pe, flight);
+  CEState &ce = pe.ce;
+  switch (progress.status) {
+  case DSDStatus::Done:
+    complete(pe, flight);
+    ce.pc = flight.next;
+    pe.operation.reset();
+    pe.state = MainState::Running;
+    pe.readyAt = cycle + 1;
+    ++pe.counters.busyCycles;
+    progressed = true;
+    return;
+  case DSDStatus::Paused:
+    pe.readyAt = cycle + 1;
+    ++pe.counters.busyCycles;
+    return;
+  case DSDStatus::Blocked:
+    pe.readyAt = cycle + 1;
+    ++(progress.elements ? pe.counters.busyCycles : pe.counters.stallCycles);
+    return;
+  case DSDStatus::CallMap: {
+    // The map function runs on the main thread like a call; its return to
+    // TopLevelReturn hands r0 back to the operation.
+    const MapCall &call = flight.op.getMapCall();
+    for (unsigned i = 0; i < call.numArgs; ++i)
+      ce.r[i] = call.args[i];
+    ce.r[14] = TopLevelReturn;
+    ce.pc = call.function;
+    pe.inMapCall = true;
+    pe.state = MainState::Running;
+    pe.readyAt = cycle + 1;
+    ++pe.counters.busyCycles;
+    progressed = true;
+    return;
+  }
+  case DSDStatus::Trapped:
+    return;
+  }
+}
+
+void Emulator::State::runMicrothreads(PE &pe) {
+  if (!pe.hasBusyMicrothread())
+    return;
+  // High before medium before low before default; ties by ID.
+  std::array<unsigned, target::TargetModel::getNumMicrothreads()> order;
+  unsigned count = 0;
+  for (unsigned ut = 0; ut < pe.microthreads.size(); ++ut)
+    if (pe.microthreads[ut])
+      order[count++] = ut;
+  auto rank = [&](unsigned ut) {
+    switch (pe.microthreads[ut]->op.getOptions().priority) {
+    case pe::Priority::High:
+      return 0;
+    case pe::Priority::Medium:
+      return 1;
+    case pe::Priority::Low:
+      return 2;
+    case pe::Priority::Default:
+      return 3;
+    }
+    return 3;
+  };
+  for (unsigned i = 1; i < count; ++i) // insertion sort: stable, tiny
+    for (unsigned j = i; j > 0 && rank(order[j]) < rank(order[j - 1]); --j)
+      std::swap(order[j], order[j - 1]);
+
+  for (unsigned i = 0; i < count; ++i) {
+    unsigned ut = order[i];
+    Flight &flight = *pe.microthreads[ut];
+    if (pe.blockedMicrothreads >> ut & 1)
+      continue;
+    if (!flight.interactive) {
+      if (flight.readyAt > cycle) {
+        progressed = true;
+        continue;
+      }
+      complete(pe, flight);
+      pe.microthreads[ut].reset();
+      progressed = true;
+      continue;
+    }
+    DSDStatus status = advance(pe, flight).status;
+    if (status == DSDStatus::Trapped)
+      return;
+    if (status == DSDStatus::Done) {
+      complete(pe, flight);
+      pe.microthreads[ut].reset();
+      progressed = true;
+    }
+  }
+}

@@ -1,0 +1,165 @@
+//===- PE.h - one processing element of the emulated fabric -----*- C++ -*-===//
+//
+// The state of a PE beyond its router: the compute engine's registers and
+// memory, DSRs and FIFOs, the task table's flags, the main thread's state
+// machine and the microthreads. Internal to TesseraEmulatorMachine; the
+// behaviour is in Tasks.cpp, MainThread.cpp, Operations.cpp and
+// ConfigWords.cpp, the rules in docs/Emulator.md "PEs, tasks and the clock".
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSERA_EMULATOR_MACHINE_PE_H
+#define TESSERA_EMULATOR_MACHINE_PE_H
+
+#include "tessera/Emulator/DSDEngine.h"
+#include "tessera/Emulator/DecodedProgram.h"
+#include "tessera/Emulator/Emulator.h"
+#include "tessera/Target/TargetModel.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::emulator::machine {
+
+inline constexpr unsigned NumTaskIDs = 64;
+inline constexpr unsigned NoTask = 0xFF;
+/// The address a top-level call returns to (docs/BinaryFormat.md).
+inline constexpr uint32_t TopLevelReturn = pe::MemoryBytes;
+
+/// What every PE running one program shares: decoded code, the task table
+/// and which task a delivered wavelet is for.
+struct ProgramInfo {
+  const LoadedProgram *loaded = nullptr;
+  DecodedProgram code;
+  MemoryImage image;
+  /// Per task ID: its kind and entry, if the table has it.
+  std::array<std::optional<target::TaskKind>, NumTaskIDs> kind{};
+  std::array<uint16_t, NumTaskIDs> entry{};
+  /// Per color: the data task its wavelets activate (WSE-2: the ID equal to
+  /// the color; WSE-3: the input queue bound to the color), or NoTask.
+  std::array<uint8_t, 32> dataTaskOfColor{};
+  /// Per color: the ID whose block flag gates delivery to the CE (the data
+  /// task's ID, or for a color without one its own ID on WSE-2 and its
+  /// input queue on WSE-3), or NoTask.
+  std::array<uint8_t, 32> gateOfColor{};
+  /// WSE-3: the color each input queue is bound to.
+  std::array<std::optional<uint8_t>, 8> inputQueueColor{};
+  std::array<std::optional<uint8_t>, 8> outputQueueColor{};
+  /// Teardown handlers by color (`__teardown_handler.<color>`).
+  std::array<std::optional<uint16_t>, 32> teardownHandler{};
+  uint64_t initiallyBlocked = 0;
+  /// Bit t: task t is a data task.
+  uint64_t dataTasks = 0;
+};
+
+/// What the main thread is doing.
+enum class MainState : uint8_t {
+  Idle,        ///< between tasks: the picker runs
+  Running,     ///< executing instructions
+  Operation,   ///< a synchronous DSD operation (or map) is in progress
+  WaitThread,  ///< an async operation waits for its microthread to be free
+  Faulted,     ///< stopped for good
+};
+
+/// What the main thread runs: a task, or a top-level call (start-up code,
+/// a host launch, a teardown handler).
+struct Activity {
+  bool isCall = false;
+  uint8_t task = NoTask;
+  uint32_t entry = 0;
+};
+
+/// Where a fabric or FIFO operand last could not go on, for reports.
+struct BlockedOn {
+  bool valid = false;
+  bool send = false;
+  bool fifo = false;
+  uint8_t color = 0, queue = 0;
+};
+
+/// An operation in flight on the main thread or a microthread.
+struct Flight {
+  DSDOperation op;
+  uint32_t pc = 0;          ///< the instruction that started it
+  uint32_t next = 0;        ///< the instruction after it
+  bool interactive = false; ///< has fabric or FIFO operands, or is map
+  bool fabric = false;      ///< has fabric operands: one element per cycle
+  unsigned bits = 16;       ///< its widest memory operand's element width
+  uint64_t readyAt = 0;     ///< memory-only: when its cost has elapsed
+  BlockedOn blockedOn;
+};
+
+/// The ports of an operation on memory only, which never asks for them.
+class NoPorts final : public DSDPorts {
+public:
+  std::optional<uint32_t> popWavelet(const Descriptor &) override {
+    return std::nullopt;
+  }
+  bool pushWavelet(const Descriptor &, uint32_t) override { return false; }
+};
+
+struct PendingCall {
+  uint32_t address = 0;
+  std::array<uint32_t, 8> args{};
+  uint8_t numArgs = 0;
+};
+
+struct PE {
+  PECoord coord;
+  uint16_t program = 0;
+  CEState ce;
+  PEMemory memory;
+  DSRFile dsrs;
+  FifoFile fifos;
+
+  // Tasks (bit t of each mask is task ID t).
+  uint64_t activated = 0;
+  uint64_t blocked = 0;
+  uint8_t blockedOutputQueues = 0;
+  uint8_t blockedMicrothreads = 0;
+  /// Control tasks activated by a control wavelet, with their argument.
+  uint64_t controlPending = 0;
+  std::vector<std::pair<uint8_t, uint16_t>> controlArgs;
+  /// Colors whose delivery queue may hold wavelets.
+  uint32_t deliveredColors = 0;
+  /// WSE-3 `qflush`: input queues whose emptiness activates task 29.
+  uint8_t flushQueues = 0;
+  /// Colors in teardown whose handler has not run yet.
+  uint32_t teardownColors = 0;
+  std::deque<PendingCall> calls;
+
+  // The main thread.
+  MainState state = MainState::Idle;
+  Activity activity;
+  uint64_t readyAt = 0; ///< the first cycle it may act again
+  std::unique_ptr<Flight> operation;
+  bool inMapCall = false;
+  std::array<std::unique_ptr<Flight>, target::TargetModel::getNumMicrothreads()>
+      microthreads;
+
+  // Config words.
+  bool tscEnabled = false;
+  uint64_t tscBase = 0;  ///< counted before tscSince
+  uint64_t tscSince = 0; ///< the cycle counting was last enabled
+  uint16_t tscLatch[2] = {0, 0};
+  std::string printLine;
+
+  uint64_t pickerState = 0; ///< shuffle mode's xorshift state
+  bool awake = false;
+  PECounters counters;
+
+  bool hasBusyMicrothread() const {
+    for (const auto &m : microthreads)
+      if (m)
+        return true;
+    return false;
+  }
+};
+
+} // namespace tessera::emulator::machine
+
+#endif // TESSERA_EMULATOR_MACHINE_PE_H

@@ -1,0 +1,219 @@
+//===- Tasks.cpp - delivery to the CE, the task picker, task control ------===//
+//
+// docs/Emulator.md "Tasks": a task ID is ready when it is activated (a local
+// task by `activate`, a control task by a control wavelet, a data task by a
+// data wavelet at the head of its queue) and not blocked. The picker takes
+// the lowest ready ID, or in shuffle mode a seeded pseudo-random one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include <bit>
+#include <type_traits>
+
+using namespace tessera;
+using namespace tessera::emulator;
+using namespace tessera::emulator::machine;
+
+namespace {
+
+uint64_t bit(unsigned id) { return uint64_t(1) << id; }
+
+/// The color a data task receives on.
+std::optional<uint8_t> colorOfDataTask(const ProgramInfo &info,
+                                       unsigned task) {
+  for (unsigned c = 0; c < info.dataTaskOfColor.size(); ++c)
+    if (info.dataTaskOfColor[c] == task)
+      return static_cast<uint8_t>(c);
+  return std::nullopt;
+}
+
+} // namespace
+
+void Emulator::State::takeControlWavelets(PE &pe) {
+  const ProgramInfo &info = programOf(pe);
+  unsigned x = pe.coord.x, y = pe.coord.y;
+  for (uint32_t colors = pe.deliveredColors; colors;
+       colors &= colors - 1) {
+    unsigned color = std::countr_zero(colors);
+    std::optional<Wavelet> head = network.peekDelivered(x, y, color);
+    if (!head) {
+      pe.deliveredColors &= ~(uint32_t(1) << color);
+      continue;
+    }
+    if (!head->control)
+      continue;
+    uint8_t gate = info.gateOfColor[color];
+    if (gate != NoTask && (pe.blocked & bit(gate)))
+      continue;
+    unsigned task = control::getEntryPoint(head->payload);
+    if (task == control::NoEntryPoint) {
+      (void)network.pollDelivered(x, y, color);
+      ++pe.counters.waveletsReceived;
+      progressed = true;
+      continue;
+    }
+    if (!info.kind[task]) {
+      fail(pe, pe.ce.pc,
+           "a control wavelet on color " + std::to_string(color) +
+               " activates task " + std::to_string(task) +
+               ", which has no entry in the task table");
+      return;
+    }
+    if (pe.controlPending & bit(task))
+      continue; // taken once the task has run with the previous argument
+    (void)network.pollDelivered(x, y, color);
+    ++pe.counters.waveletsReceived;
+    pe.controlPending |= bit(task);
+    pe.controlArgs.emplace_back(static_cast<uint8_t>(task),
+                                static_cast<uint16_t>(head->payload));
+    progressed = true;
+  }
+
+  // WSE-3 qflush: the teardown task runs once the queue is empty.
+  for (uint8_t queues = pe.flushQueues; queues; queues &= queues - 1) {
+    unsigned q = std::countr_zero(queues);
+    std::optional<uint8_t> color = info.inputQueueColor[q];
+    if (color && network.getDeliveredCount(x, y, *color) != 0)
+      continue;
+    pe.flushQueues &= ~(1u << q);
+    activate(pe, target::TargetModel::getTeardownTaskID());
+    progressed = true;
+  }
+}
+
+uint64_t Emulator::State::readyTasks(const PE &pe) const {
+  const ProgramInfo &info = programOf(pe);
+  uint64_t dataReady = 0;
+  for (uint32_t colors = pe.deliveredColors; colors; colors &= colors - 1) {
+    unsigned color = std::countr_zero(colors);
+    uint8_t task = info.dataTaskOfColor[color];
+    if (task == NoTask)
+      continue;
+    std::optional<Wavelet> head =
+        network.peekDelivered(pe.coord.x, pe.coord.y, color);
+    if (head && !head->control)
+      dataReady |= bit(task);
+  }
+  uint64_t ready =
+      (pe.activated & ~info.dataTasks) | pe.controlPending | dataReady;
+  return ready & ~pe.blocked;
+}
+
+bool Emulator::State::pickWork(PE &pe) {
+  CEState &ce = pe.ce;
+  if (!pe.calls.empty()) {
+    PendingCall call = pe.calls.front();
+    pe.calls.pop_front();
+    ce.r.fill(0);
+    for (unsigned i = 0; i < call.numArgs; ++i)
+      ce.r[i] = call.args[i];
+    ce.r[14] = ce.r[15] = TopLevelReturn;
+    ce.pc = call.address;
+    pe.activity = {true, NoTask, call.address};
+    pe.state = MainState::Running;
+    pe.readyAt = cycle + target::TargetModel::getTaskSwitchCycles();
+    progressed = true;
+    return true;
+  }
+
+  uint64_t ready = readyTasks(pe);
+  if (!ready)
+    return false;
+  unsigned task = std::countr_zero(ready);
+  if (options.shuffleSeed) {
+    // xorshift64: which of the ready tasks, uniformly.
+    pe.pickerState ^= pe.pickerState << 13;
+    pe.pickerState ^= pe.pickerState >> 7;
+    pe.pickerState ^= pe.pickerState << 17;
+    unsigned skip = static_cast<unsigned>(pe.pickerState %
+                                          std::popcount(ready));
+    for (; skip; --skip)
+      ready &= ready - 1;
+    task = std::countr_zero(ready);
+  }
+
+  const ProgramInfo &info = programOf(pe);
+  if (!info.kind[task]) {
+    fail(pe, ce.pc,
+         "task " + std::to_string(task) +
+             " is activated but has no entry in the task table");
+    return false;
+  }
+  ce.r.fill(0);
+  ce.r[15] = TopLevelReturn;
+  switch (*info.kind[task]) {
+  case target::TaskKind::Data: {
+    std::optional<uint8_t> color = colorOfDataTask(info, task);
+    std::optional<Wavelet> wavelet;
+    if (color)
+      wavelet = network.pollDelivered(pe.coord.x, pe.coord.y, *color);
+    ce.r[0] = wavelet ? wavelet->payload : 0;
+    ++pe.counters.waveletsReceived;
+    break;
+  }
+  case target::TaskKind::Control: {
+    for (auto it = pe.controlArgs.begin(); it != pe.controlArgs.end(); ++it) {
+      if (it->first != task)
+        continue;
+      ce.r[0] = it->second;
+      pe.controlArgs.erase(it);
+      break;
+    }
+    pe.controlPending &= ~bit(task);
+    pe.activated &= ~bit(task);
+    break;
+  }
+  case target::TaskKind::Local:
+    pe.activated &= ~bit(task);
+    break;
+  }
+  ce.pc = info.entry[task];
+  pe.activity = {false, static_cast<uint8_t>(task), info.entry[task]};
+  pe.state = MainState::Running;
+  pe.readyAt = cycle + target::TargetModel::getTaskSwitchCycles();
+  ++pe.counters.tasksRun;
+  progressed = true;
+  return true;
+}
+
+void Emulator::State::setBlocked(PE &pe, pe::BlockSpace space, unsigned id,
+                                 bool blocked) {
+  auto apply = [&](auto &mask, unsigned limit) {
+    if (id >= limit)
+      return;
+    using Mask = std::remove_reference_t<decltype(mask)>;
+    Mask b = static_cast<Mask>(Mask(1) << id);
+    mask = blocked ? static_cast<Mask>(mask | b) : static_cast<Mask>(mask & ~b);
+  };
+  switch (space) {
+  case pe::BlockSpace::Task:
+  case pe::BlockSpace::Color:      // WSE-2: the data task ID is the color
+  case pe::BlockSpace::InputQueue: // WSE-3: ... the input queue
+    apply(pe.blocked, NumTaskIDs);
+    break;
+  case pe::BlockSpace::OutputQueue:
+    apply(pe.blockedOutputQueues, 8);
+    break;
+  case pe::BlockSpace::UT:
+    apply(pe.blockedMicrothreads, 8);
+    break;
+  }
+}
+
+void Emulator::State::activate(PE &pe, unsigned task) {
+  if (task < NumTaskIDs)
+    pe.activated |= bit(task);
+}
+
+void Emulator::State::onTeardown(PE &pe, unsigned color) {
+  const ProgramInfo &info = programOf(pe);
+  if (color < info.teardownHandler.size() && info.teardownHandler[color])
+    pe.calls.push_back({*info.teardownHandler[color], {}, 0});
+  else if (info.kind[target::TargetModel::getTeardownTaskID()])
+    activate(pe, target::TargetModel::getTeardownTaskID());
+  else
+    pe.teardownColors |= uint32_t(1) << color;
+  wake(pe);
+}
