@@ -228,6 +228,7 @@ int main(int argc, char **argv) {
   Emulator emulator(output, options);
   RunOutcome outcome = emulator.run(maxCycles);
   int status = 0;
+  std::cout.flush(); // PEs' lines first, then the outcome
   switch (outcome.status) {
   case RunStatus::Idle:
     std::cout << "finished: idle after " << formatThousands(emulator.getCycle())

@@ -42,17 +42,127 @@ PEMemory::PEMemory(MemoryImage image) : image(std::move(image)) {
 
 void PEMemory::reset() {
   owners.fill(0);
+  touchedPages = 0;
   ownedPages.clear();
+  window.reset();
+  windowFirst = windowEnd = 0;
 }
 
 uint8_t *PEMemory::writePage(unsigned page) {
-  if (uint8_t owner = owners[page])
+  uint8_t owner = owners[page];
+  if (owner == InWindow)
+    return window.get() + (page - windowFirst) * PageBytes;
+  if (owner)
     return ownedPages[owner - 1]->data();
+  ++touchedPages;
+  if (inWindow(page, page + 1)) {
+    // The window already holds the shared bytes: nothing to copy.
+    owners[page] = InWindow;
+    return window.get() + (page - windowFirst) * PageBytes;
+  }
   auto copy = std::make_unique<Page>();
   std::memcpy(copy->data(), base + page * PageBytes, PageBytes);
   ownedPages.push_back(std::move(copy));
   owners[page] = static_cast<uint8_t>(ownedPages.size());
   return ownedPages.back()->data();
+}
+
+void PEMemory::gather(unsigned first, unsigned end) {
+  if (window) {
+    first = std::min<unsigned>(first, windowFirst);
+    end = std::max<unsigned>(end, windowEnd);
+  }
+  first = first / WindowAlign * WindowAlign;
+  end = std::min((end + WindowAlign - 1) / WindowAlign * WindowAlign,
+                 NumPages);
+  if (window && first == windowFirst && end == windowEnd)
+    return;
+  // Every page as it reads now: owned ones with what was written, the
+  // others with the shared bytes they are still read from.
+  std::unique_ptr<uint8_t[]> grown(new uint8_t[(end - first) * PageBytes]);
+  for (unsigned page = first; page < end; ++page)
+    std::memcpy(grown.get() + (page - first) * PageBytes, readPage(page),
+                PageBytes);
+  // Owned pages now in the window give up their own storage; the others
+  // are numbered again.
+  std::vector<std::unique_ptr<Page>> kept;
+  for (unsigned page = 0; page < NumPages; ++page) {
+    uint8_t owner = owners[page];
+    if (!owner || owner == InWindow)
+      continue;
+    if (first <= page && page < end) {
+      owners[page] = InWindow;
+      continue;
+    }
+    kept.push_back(std::move(ownedPages[owner - 1]));
+    owners[page] = static_cast<uint8_t>(kept.size());
+  }
+  ownedPages = std::move(kept);
+  window = std::move(grown);
+  windowFirst = static_cast<uint8_t>(first);
+  windowEnd = static_cast<uint8_t>(end);
+}
+
+bool PEMemory::isContiguous(unsigned first, unsigned end) const {
+  if (end - first == 1 || inWindow(first, end))
+    return true;
+  // Pages read from the shared bytes lie one after another there.
+  return std::all_of(owners.begin() + first, owners.begin() + end,
+                     [](uint8_t owner) { return owner == 0; });
+}
+
+const uint8_t *PEMemory::locate(uint32_t address, unsigned first,
+                                unsigned end) const {
+  if (end - first == 1)
+    return readPage(first) + address % PageBytes;
+  if (inWindow(first, end))
+    return window.get() + (address - windowFirst * PageBytes);
+  return base + address;
+}
+
+MemoryStatus PEMemory::viewSpans(std::span<MemorySpan> spans) {
+  for (const MemorySpan &span : spans)
+    if (span.size == 0 || !inRange(span.address, span.size))
+      return MemoryStatus::OutOfRange;
+  auto firstPage = [](const MemorySpan &span) {
+    return span.address / PageBytes;
+  };
+  auto endPage = [](const MemorySpan &span) {
+    return (span.address + span.size - 1) / PageBytes + 1;
+  };
+  // Ranges to write first: those over several pages must be in the window
+  // before their pages become owned, which in turn decides which ranges to
+  // read are contiguous.
+  for (bool writes : {true, false}) {
+    unsigned first = NumPages, end = 0;
+    for (const MemorySpan &span : spans) {
+      unsigned f = firstPage(span), e = endPage(span);
+      if (span.write != writes ||
+          (writes ? e - f == 1 || inWindow(f, e) : isContiguous(f, e)))
+        continue;
+      first = std::min(first, f);
+      end = std::max(end, e);
+    }
+    if (first < end)
+      gather(first, end);
+    if (!writes)
+      continue;
+    for (const MemorySpan &span : spans)
+      if (span.write)
+        for (unsigned page = firstPage(span); page < endPage(span); ++page)
+          writePage(page);
+  }
+  // Only now, as gathering moves pages.
+  for (MemorySpan &span : spans) {
+    unsigned f = firstPage(span), e = endPage(span);
+    span.bytes = locate(span.address, f, e);
+    span.writable = nullptr;
+    if (span.write)
+      span.writable = e - f == 1 ? writePage(f) + span.address % PageBytes
+                                 : window.get() +
+                                       (span.address - windowFirst * PageBytes);
+  }
+  return MemoryStatus::Ok;
 }
 
 MemoryStatus PEMemory::load8(uint32_t address, uint8_t &value) const {

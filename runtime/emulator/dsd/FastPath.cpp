@@ -1,13 +1,15 @@
 //===- FastPath.cpp - DSD operations on memory and registers only ---------===//
 //
 // When every operand is a memory DSR, a scalar or a pointer, a chunk of
-// elements runs as one loop per operation over a mirror of the memory the
-// chunk touches: the bytes each operand's elements cover are copied into
-// the mirror at their own addresses, the loop reads and writes the mirror
-// element by element (so overlapping operands behave exactly as in memory),
-// and the destination's bytes are copied back. A chunk some element of
-// which would leave memory or be misaligned is left to the element path,
-// which traps at the right element.
+// elements runs as one loop per operation. A large chunk runs on PE memory
+// itself, viewed as contiguous bytes (PEMemory::viewSpans, where operands
+// that overlap share their bytes); a small one over a mirror: the bytes each
+// operand's elements cover are copied into the mirror at their own
+// addresses, and the destination's bytes are copied back. Either way the
+// loop reads and writes element by element, so overlapping operands behave
+// exactly as in memory. A chunk some element of which would leave memory or
+// be misaligned is left to the element path, which traps at the right
+// element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,11 +33,14 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
-/// An operand's bytes in the mirror (or a scalar's) and the byte step
-/// between consecutive elements of the current run.
-struct Lane {
-  uint8_t *at;
-  int64_t step;
+/// Where a kernel's elements are: the current element of the destination
+/// and of each source (in memory, the mirror, a block or a scalar's
+/// broadcast block) and the byte steps to the next ones.
+struct Lanes {
+  uint8_t *dest = nullptr;
+  int64_t destStep = 0;
+  std::array<const uint8_t *, 3> src{};
+  std::array<int64_t, 3> srcStep{};
 };
 
 template <unsigned Bits> uint32_t load(const uint8_t *at) {
@@ -62,14 +67,12 @@ template <unsigned Bits> void store(uint8_t *at, uint32_t value) {
 }
 
 template <pe::Opcode Op>
-void kernel(uint64_t n, const Lane *lanes, uint32_t &carry) {
+void kernel(uint64_t n, const Lanes &lanes, uint32_t &carry) {
   constexpr OpShape shape = *getShape(Op);
-  uint8_t *d = lanes[0].at, *a = lanes[1].at;
-  const int64_t ds = lanes[0].step, as = lanes[1].step;
-  uint8_t *b = shape.sources > 1 ? lanes[2].at : nullptr;
-  uint8_t *c = shape.sources > 2 ? lanes[3].at : nullptr;
-  const int64_t bs = shape.sources > 1 ? lanes[2].step : 0;
-  const int64_t cs = shape.sources > 2 ? lanes[3].step : 0;
+  uint8_t *d = lanes.dest;
+  const uint8_t *a = lanes.src[0], *b = lanes.src[1], *c = lanes.src[2];
+  const int64_t ds = lanes.destStep, as = lanes.srcStep[0],
+                bs = lanes.srcStep[1], cs = lanes.srcStep[2];
   uint32_t carried = carry;
   for (uint64_t i = 0; i < n; ++i) {
     uint32_t x = load<shape.src[0]>(a);
@@ -87,18 +90,16 @@ void kernel(uint64_t n, const Lane *lanes, uint32_t &carry) {
 }
 
 /// The common case of consecutive elements, when no element reads what an
-/// earlier one wrote: steps known at compile time and a result block that
-/// aliases nothing let the compiler vectorize. Scalars come as repeated
-/// copies (the broadcast block); lanes[0] is the result block.
+/// earlier one wrote: steps known at compile time and a destination that
+/// aliases no source let the compiler vectorize. Scalars come as repeated
+/// copies (the broadcast block); steps are ignored.
 template <pe::Opcode Op>
-void unitKernel(uint64_t n, const Lane *lanes, uint32_t &carry) {
+void unitKernel(uint64_t n, const Lanes &lanes, uint32_t &carry) {
   constexpr OpShape shape = *getShape(Op);
   constexpr unsigned DB = shape.dest / 8, AB = shape.src[0] / 8,
                      BB = shape.src[1] / 8, CB = shape.src[2] / 8;
-  uint8_t *__restrict d = lanes[0].at;
-  const uint8_t *a = lanes[1].at;
-  const uint8_t *b = shape.sources > 1 ? lanes[2].at : nullptr;
-  const uint8_t *c = shape.sources > 2 ? lanes[3].at : nullptr;
+  uint8_t *__restrict d = lanes.dest;
+  const uint8_t *a = lanes.src[0], *b = lanes.src[1], *c = lanes.src[2];
   uint32_t carried = carry;
   for (uint64_t i = 0; i < n; ++i) {
     uint32_t x = load<shape.src[0]>(a + i * AB);
@@ -109,7 +110,7 @@ void unitKernel(uint64_t n, const Lane *lanes, uint32_t &carry) {
   carry = carried;
 }
 
-using KernelFn = void (*)(uint64_t, const Lane *, uint32_t &);
+using KernelFn = void (*)(uint64_t, const Lanes &, uint32_t &);
 
 struct Kernels {
   KernelFn strided = nullptr;
@@ -131,6 +132,10 @@ Kernels getKernels(pe::Opcode opcode) {
 /// Elements per call of a unit kernel: one block of results, of a
 /// source's elements or of copies of a scalar.
 constexpr uint64_t BlockElements = 1024;
+/// Chunks of fewer elements go through the mirror: their copies cost
+/// little, and viewing memory in place may gather pages into PEMemory's
+/// window, which pays off only for ranges used in bulk.
+constexpr uint64_t DirectElements = 64;
 constexpr size_t BlockBytes = BlockElements * 4;
 /// The engine's scratch: the mirror, then a result block and a block per
 /// source, then a broadcast block per source.
@@ -176,51 +181,159 @@ bool readsBeforeWrites(const std::array<int64_t, 4> &at,
   return true;
 }
 
-/// Runs `n` elements over the mirror run by run, on copies of the
-/// operands' cursors. Scalars are read from their broadcast blocks.
-void runMirrored(const Kernels &kernels, uint8_t *mirror, uint8_t *results,
-                 std::array<detail::Cursor, 4> cursors,
-                 const std::array<uint8_t *, 4> &broadcast,
-                 const std::array<unsigned, 4> &bytes,
-                 const std::array<unsigned, 4> &memoryBytes, unsigned count,
-                 uint64_t n, uint32_t &carry) {
-  std::array<Lane, 4> lanes{};
+/// Where each memory operand's bytes are during a chunk: the range [lo, hi)
+/// of operand i starts at at[i] (the destination's, writable, at dest), in
+/// PE memory or in the mirror.
+struct Views {
+  uint8_t *dest = nullptr;
+  std::array<const uint8_t *, 4> at{};
+  std::array<int64_t, 4> lo{};
+
+  uint8_t *destAt(int64_t address) const { return dest + (address - lo[0]); }
+  const uint8_t *sourceAt(unsigned i, int64_t address) const {
+    return at[i] + (address - lo[i]);
+  }
+};
+
+/// Runs `n` elements run by run over the views, on copies of the operands'
+/// cursors. Scalars are read from their broadcast blocks.
+void runViewed(const Kernels &kernels, const Views &views, uint8_t *results,
+               std::array<detail::Cursor, 4> cursors,
+               const std::array<const uint8_t *, 4> &broadcast,
+               const std::array<unsigned, 4> &bytes,
+               const std::array<unsigned, 4> &memoryBytes, unsigned count,
+               uint64_t n, uint32_t &carry) {
   std::array<int64_t, 4> at{};
   for (uint64_t left = n; left > 0;) {
     uint64_t segment = left;
     bool unit = true;
+    Lanes lanes;
     for (unsigned i = 0; i < count; ++i) {
       if (broadcast[i]) {
-        lanes[i] = {broadcast[i], 0};
+        lanes.src[i - 1] = broadcast[i];
+        lanes.srcStep[i - 1] = 0;
         continue;
       }
       const detail::Cursor &c = cursors[i];
       segment = std::min(segment, c.run);
-      lanes[i] = {mirror + c.address, c.step};
       at[i] = c.address;
       unit &= c.step == static_cast<int64_t>(bytes[i]);
+      if (i == 0) {
+        lanes.dest = views.destAt(c.address);
+        lanes.destStep = c.step;
+      } else {
+        lanes.src[i - 1] = views.sourceAt(i, c.address);
+        lanes.srcStep[i - 1] = c.step;
+      }
     }
     for (uint64_t done = 0; done < segment;) {
       uint64_t block = std::min(segment - done, BlockElements);
       if (unit && readsBeforeWrites(at, memoryBytes, count, block)) {
-        uint8_t *dest = lanes[0].at;
-        lanes[0].at = results;
-        kernels.unit(block, lanes.data(), carry);
-        std::memcpy(dest, results, block * bytes[0]);
-        lanes[0].at = dest;
+        Lanes toResults = lanes;
+        toResults.dest = results;
+        kernels.unit(block, toResults, carry);
+        std::memcpy(lanes.dest, results, block * bytes[0]);
       } else {
-        kernels.strided(block, lanes.data(), carry);
+        kernels.strided(block, lanes, carry);
       }
-      for (unsigned i = 0; i < count; ++i) {
-        lanes[i].at += static_cast<int64_t>(block) * lanes[i].step;
-        at[i] += static_cast<int64_t>(block) * lanes[i].step;
-      }
+      int64_t moved = static_cast<int64_t>(block);
+      lanes.dest += moved * lanes.destStep;
+      for (unsigned i = 0; i + 1 < count; ++i)
+        lanes.src[i] += moved * lanes.srcStep[i];
+      for (unsigned i = 0; i < count; ++i)
+        at[i] += moved * (i == 0 ? lanes.destStep : lanes.srcStep[i - 1]);
       done += block;
     }
     for (unsigned i = 0; i < count; ++i)
       cursors[i].advance(segment);
     left -= segment;
   }
+}
+
+/// Streams `n` consecutive elements that read nothing an earlier one wrote,
+/// straight from the views: no copies but that of a destination which is
+/// also a source, as the unit kernel writes to a block no source aliases.
+void streamViewed(const Kernels &kernels, const Views &views,
+                  uint8_t *results, const std::array<int64_t, 4> &first,
+                  const std::array<const uint8_t *, 4> &broadcast,
+                  const std::array<unsigned, 4> &bytes,
+                  const std::array<unsigned, 4> &memoryBytes, unsigned count,
+                  uint64_t n, uint32_t &carry) {
+  bool inPlace = false;
+  for (unsigned i = 1; i < count; ++i)
+    inPlace |= memoryBytes[i] && first[i] == first[0];
+  for (uint64_t at = 0; at < n; at += BlockElements) {
+    uint64_t block = std::min(n - at, BlockElements);
+    int64_t offset = static_cast<int64_t>(at);
+    uint8_t *dest = views.destAt(first[0] + offset * bytes[0]);
+    Lanes lanes;
+    lanes.dest = inPlace ? results : dest;
+    for (unsigned i = 1; i < count; ++i)
+      lanes.src[i - 1] = broadcast[i] ? broadcast[i]
+                                      : views.sourceAt(i, first[i] +
+                                                              offset * bytes[i]);
+    kernels.unit(block, lanes, carry);
+    if (inPlace)
+      std::memcpy(dest, results, block * bytes[0]);
+  }
+}
+
+/// Streams `n` such elements block by block, copying each source block out
+/// of memory and the results back; a later block reads what an earlier one
+/// wrote, as element order demands.
+void streamCopied(const Kernels &kernels, PEMemory &memory, uint8_t *blocks,
+                  uint8_t *results, const std::array<int64_t, 4> &first,
+                  const std::array<const uint8_t *, 4> &broadcast,
+                  const std::array<unsigned, 4> &bytes, unsigned count,
+                  uint64_t n, uint32_t &carry) {
+  for (uint64_t at = 0; at < n; at += BlockElements) {
+    uint64_t block = std::min(n - at, BlockElements);
+    Lanes lanes;
+    lanes.dest = results;
+    for (unsigned i = 1; i < count; ++i) {
+      if (broadcast[i]) {
+        lanes.src[i - 1] = broadcast[i];
+        continue;
+      }
+      uint8_t *buffer = blocks + (i - 1) * BlockBytes;
+      memory.read(static_cast<uint32_t>(first[i] + at * bytes[i]),
+                  {buffer, block * bytes[i]});
+      lanes.src[i - 1] = buffer;
+    }
+    kernels.unit(block, lanes, carry);
+    memory.write(static_cast<uint32_t>(first[0] + at * bytes[0]),
+                 {results, block * bytes[0]});
+  }
+}
+
+/// Views the chunk's operands in memory itself; false when the chunk is
+/// too small to be worth it or its destination is not in memory.
+bool viewInMemory(PEMemory &memory, const DSDOperation &op, unsigned count,
+                  uint64_t n, const std::array<int64_t, 4> &lo,
+                  const std::array<int64_t, 4> &hi,
+                  const std::array<unsigned, 4> &memoryBytes, Views &views) {
+  if (n < DirectElements || !memoryBytes[0])
+    return false;
+  std::array<MemorySpan, 4> spans;
+  std::array<unsigned, 4> spanOf{};
+  unsigned numSpans = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    if (!memoryBytes[i])
+      continue;
+    spanOf[i] = numSpans;
+    MemorySpan &span = spans[numSpans++];
+    span.address = static_cast<uint32_t>(lo[i]);
+    span.size = static_cast<uint32_t>(hi[i] - lo[i]);
+    span.write = i == 0;
+  }
+  if (memory.viewSpans({spans.data(), numSpans}) != MemoryStatus::Ok)
+    return false;
+  views.dest = spans[0].writable;
+  for (unsigned i = 0; i < count; ++i) {
+    views.at[i] = memoryBytes[i] ? spans[spanOf[i]].bytes : nullptr;
+    views.lo[i] = lo[i];
+  }
+  return true;
 }
 
 } // namespace
@@ -247,7 +360,7 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
   uint8_t *mirror = scratch.get();
   uint8_t *results = mirror + ResultsAt;
   const unsigned count = op.numOperands;
-  std::array<uint8_t *, 4> broadcast{};
+  std::array<const uint8_t *, 4> broadcast{};
   std::array<unsigned, 4> bytes{}, memoryBytes{};
   bool consecutive = true;
   uint64_t copies = std::min({budget, op.length - op.next, BlockElements});
@@ -259,13 +372,17 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
       consecutive &= isConsecutive(slot);
       continue;
     }
-    broadcast[i] = mirror + BroadcastAt + (i - 1) * BlockBytes;
-    if (slot.width == 16)
-      std::fill_n(reinterpret_cast<uint16_t *>(broadcast[i]), copies,
-                  static_cast<uint16_t>(slot.scalar));
-    else
-      std::fill_n(reinterpret_cast<uint32_t *>(broadcast[i]), copies,
-                  slot.scalar);
+    // A 16-bit scalar's copies, two to a word, are the same bytes.
+    uint8_t *block = mirror + BroadcastAt + (i - 1) * BlockBytes;
+    uint32_t pattern =
+        slot.width == 16 ? (slot.scalar & 0xFFFF) * 0x10001u : slot.scalar;
+    uint64_t words = (copies * bytes[i] + 3) / 4;
+    if (broadcastPattern[i - 1] != pattern || broadcastWords[i - 1] < words) {
+      std::fill_n(reinterpret_cast<uint32_t *>(block), words, pattern);
+      broadcastPattern[i - 1] = pattern;
+      broadcastWords[i - 1] = words;
+    }
+    broadcast[i] = block;
   }
 
   uint64_t done = 0;
@@ -286,40 +403,36 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
         return done;
     }
 
+    Views views;
+    bool direct = viewInMemory(memory, op, count, n, lo, hi, memoryBytes, views);
     if (consecutive && readsBeforeWrites(first, memoryBytes, count, n)) {
-      // Streaming: block by block from memory to memory; a later block
-      // reads what an earlier one wrote, as element order demands.
-      std::array<Lane, 4> lanes{};
-      for (uint64_t at = 0; at < n; at += BlockElements) {
-        uint64_t block = std::min(n - at, BlockElements);
-        lanes[0] = {results, 0};
-        for (unsigned i = 1; i < count; ++i) {
-          if (broadcast[i]) {
-            lanes[i] = {broadcast[i], 0};
-            continue;
-          }
-          uint8_t *buffer = mirror + SourceBlocksAt + (i - 1) * BlockBytes;
-          memory.read(static_cast<uint32_t>(first[i] + at * bytes[i]),
-                      {buffer, block * bytes[i]});
-          lanes[i] = {buffer, 0};
-        }
-        kernels.unit(block, lanes.data(), op.carry);
-        memory.write(static_cast<uint32_t>(first[0] + at * bytes[0]),
-                     {results, block * bytes[0]});
-      }
+      if (direct)
+        streamViewed(kernels, views, results, first, broadcast, bytes,
+                     memoryBytes, count, n, op.carry);
+      else
+        streamCopied(kernels, memory, mirror + SourceBlocksAt, results, first,
+                     broadcast, bytes, count, n, op.carry);
     } else {
-      // Mirror: the chunk's bytes at their own addresses, in any shape.
-      for (unsigned i = 0; i < count; ++i)
-        if (inMemory(op.slots[i]) && (i > 0 || !isDense(op.slots[i])))
-          memory.read(static_cast<uint32_t>(lo[i]),
-                      {mirror + lo[i], static_cast<size_t>(hi[i] - lo[i])});
+      if (!direct) {
+        // Mirror: the chunk's bytes at their own addresses, in any shape.
+        for (unsigned i = 0; i < count; ++i)
+          if (memoryBytes[i] && (i > 0 || !isDense(op.slots[i])))
+            memory.read(static_cast<uint32_t>(lo[i]),
+                        {mirror + lo[i], static_cast<size_t>(hi[i] - lo[i])});
+        views.dest = mirror + lo[0];
+        for (unsigned i = 0; i < count; ++i) {
+          views.at[i] = mirror + lo[i];
+          views.lo[i] = lo[i];
+        }
+      }
       std::array<detail::Cursor, 4> cursors;
       for (unsigned i = 0; i < count; ++i)
         cursors[i] = op.slots[i].cursor;
-      runMirrored(kernels, mirror, results, cursors, broadcast, bytes,
-                  memoryBytes, count, n, op.carry);
-      memory.write(static_cast<uint32_t>(lo[0]),
-                   {mirror + lo[0], static_cast<size_t>(hi[0] - lo[0])});
+      runViewed(kernels, views, results, cursors, broadcast, bytes,
+                memoryBytes, count, n, op.carry);
+      if (!direct)
+        memory.write(static_cast<uint32_t>(lo[0]),
+                     {mirror + lo[0], static_cast<size_t>(hi[0] - lo[0])});
     }
     for (unsigned i = 0; i < count; ++i)
       op.slots[i].cursor.advance(n);

@@ -155,7 +155,8 @@ Emulator::State::State(const LoadedOutput &output, EmulatorOptions options)
         break;
       }
     }
-    wake(pe);
+    if (hasWork(pe))
+      wake(pe);
   }
 
   // Per-PE values (params the host gave each PE) overwrite the image.
@@ -203,7 +204,9 @@ void Emulator::State::fail(PE &pe, uint32_t pc, std::string message) {
   if (fault)
     return; // the first fault is the one reported
   const ProgramInfo &info = programs[pe.program];
-  fault = PEFault{cycle,
+  // A scalar batch runs ahead of the clock: its last instruction, the one
+  // that trapped, belongs to the cycle the PE would have reached.
+  fault = PEFault{std::max(cycle, pe.readyAt),
                   pe.coord,
                   info.loaded->name,
                   pc,
@@ -283,7 +286,7 @@ RunOutcome Emulator::run(uint64_t maxCycles) {
       result.status = RunStatus::Faulted;
       return result;
     }
-    if (!s.progressed) {
+    if (!s.progressed && !(s.awake.empty() && s.network.isIdle())) {
       result.status = RunStatus::Stalled;
       return result;
     }

@@ -8,8 +8,8 @@
 // values already read, carry) so that the PE model retries it later: that
 // is how a synchronous operation stalls the PE and an asynchronous one waits
 // on its microthread. Nothing allocates per element; operations on memory
-// and registers only take a fast path over a mirror of the memory they
-// touch.
+// and registers only take a fast path that runs on PE memory viewed as
+// contiguous bytes, or over a mirror of the memory they touch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSERA_EMULATOR_DSDENGINE_H
@@ -245,6 +245,11 @@ private:
   /// The fast path's buffers (FastPath.cpp): blocks of elements, and a
   /// mirror of the memory an operation touches at the same addresses.
   std::unique_ptr<uint8_t[]> scratch;
+  /// What each source's broadcast block in `scratch` holds: this 32-bit
+  /// pattern (a 16-bit scalar twice) this many times. Operations that loop
+  /// over the same scalar do not fill it again.
+  std::array<uint32_t, 3> broadcastPattern{};
+  std::array<uint64_t, 3> broadcastWords{};
   bool fastPathEnabled = true;
 };
 

@@ -4,8 +4,10 @@
 // wafer has ~850,000 PEs and most of each memory is the program's load image
 // or untouched zeros, so a PEMemory owns only the 256-byte pages that were
 // written; every other page is read from an image shared by all PEs running
-// the same program (copy on write). Plain C++20, no exceptions: a bad access
-// returns a status the caller turns into a trap.
+// the same program (copy on write). Bulk users (the DSD engine) can view
+// ranges as contiguous bytes: pages those ranges need together move into one
+// block, the window, which covers only the pages asked for. Plain C++20, no
+// exceptions: a bad access returns a status the caller turns into a trap.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSERA_EMULATOR_PEMEMORY_H
@@ -34,6 +36,16 @@ enum class MemoryStatus : uint8_t {
 /// A program's load image (pe::MemoryBytes bytes), shared read-only.
 using MemoryImage = std::shared_ptr<const std::vector<uint8_t>>;
 
+/// One range of PEMemory::viewSpans: the range and whether it will be
+/// written go in, its bytes come out.
+struct MemorySpan {
+  uint32_t address = 0;
+  uint32_t size = 0;
+  bool write = false;
+  const uint8_t *bytes = nullptr;   ///< the range's bytes
+  uint8_t *writable = nullptr;      ///< the same bytes, when `write`
+};
+
 /// buildImage's result: the image, or why the program cannot be loaded.
 struct ImageResult {
   MemoryImage image;
@@ -47,7 +59,7 @@ public:
   static constexpr unsigned PageBytes = 256;
   static constexpr unsigned NumPages = Size / PageBytes;
   static_assert(Size % PageBytes == 0, "pages tile the memory");
-  static_assert(NumPages < 256, "page owners are stored in one byte");
+  static_assert(NumPages < 255, "page owners are stored in one byte");
 
   /// All zeros.
   PEMemory();
@@ -72,11 +84,25 @@ public:
   MemoryStatus read(uint32_t address, std::span<uint8_t> out) const;
   MemoryStatus write(uint32_t address, std::span<const uint8_t> bytes);
 
+  /// Views several ranges at once as contiguous bytes (docs/Emulator.md,
+  /// "PE memory"), for bulk work such as the DSD engine's fast path. Each
+  /// range must be non-empty and lie in memory, else OutOfRange and nothing
+  /// changes. The pages of a range to write become this memory's own, as a
+  /// write would make them; a range whose pages are not contiguous (several
+  /// pages, one of them owned, or one to write) is first gathered into the
+  /// window, which changes no byte. Ranges that overlap share their bytes,
+  /// so writes through one are seen through the others. The pointers stay
+  /// valid until the next call that is not a load.
+  MemoryStatus viewSpans(std::span<MemorySpan> spans);
+
   /// Pages this memory owns (written since construction or reset()).
-  unsigned getTouchedPages() const {
-    return static_cast<unsigned>(ownedPages.size());
+  unsigned getTouchedPages() const { return touchedPages; }
+  /// Bytes in the window, 0 when viewSpans never needed one.
+  unsigned getWindowBytes() const {
+    return (windowEnd - windowFirst) * PageBytes;
   }
-  /// Drops every written page: the memory reads as its image again.
+  /// Drops every written page and the window: the memory reads as its image
+  /// again.
   void reset();
   const MemoryImage &getImage() const { return image; }
 
@@ -89,19 +115,45 @@ public:
 private:
   using Page = std::array<uint8_t, PageBytes>;
 
+  /// The owner of an owned page in the window.
+  static constexpr uint8_t InWindow = 255;
+  /// The window grows in steps of this many pages (1 KiB), so that ranges
+  /// creeping up through memory do not copy it every time.
+  static constexpr unsigned WindowAlign = 4;
+
   const uint8_t *readPage(unsigned page) const {
     uint8_t owner = owners[page];
-    return owner ? ownedPages[owner - 1]->data() : base + page * PageBytes;
+    if (!owner)
+      return base + page * PageBytes;
+    if (owner != InWindow)
+      return ownedPages[owner - 1]->data();
+    return window.get() + (page - windowFirst) * PageBytes;
   }
   /// The page, made private to this memory first if it was shared.
   uint8_t *writePage(unsigned page);
+  /// Makes the window cover pages [first, end), moving owned pages into it.
+  void gather(unsigned first, unsigned end);
+  bool inWindow(unsigned first, unsigned end) const {
+    return windowFirst <= first && end <= windowEnd;
+  }
+  /// Where the bytes of a range that needs no gathering are.
+  const uint8_t *locate(uint32_t address, unsigned first, unsigned end) const;
+  /// Whether the range's pages lie one after another in some storage.
+  bool isContiguous(unsigned first, unsigned end) const;
 
   MemoryImage image;
   /// Where unowned pages are read: the image's bytes or a static zero block.
   const uint8_t *base;
-  /// 0: the page is read from `base`; k: it is ownedPages[k - 1].
+  /// 0: the page is read from `base`; InWindow: it is in the window; k: it
+  /// is ownedPages[k - 1].
   std::array<uint8_t, NumPages> owners{};
+  uint8_t touchedPages = 0;
+  /// The window holds pages [windowFirst, windowEnd). Its unowned pages hold
+  /// what `base` does (they are read from there), so that a page can become
+  /// owned, or the window grow, without copying anything twice.
+  uint8_t windowFirst = 0, windowEnd = 0;
   std::vector<std::unique_ptr<Page>> ownedPages;
+  std::unique_ptr<uint8_t[]> window;
 };
 
 } // namespace tessera::emulator
