@@ -73,8 +73,7 @@ void PEMemory::gather(unsigned first, unsigned end) {
     end = std::max<unsigned>(end, windowEnd);
   }
   first = first / WindowAlign * WindowAlign;
-  end = std::min((end + WindowAlign - 1) / WindowAlign * WindowAlign,
-                 NumPages);
+  end = std::min((end + WindowAlign - 1) / WindowAlign * WindowAlign, NumPages);
   if (window && first == windowFirst && end == windowEnd)
     return;
   // Every page as it reads now: owned ones with what was written, the
@@ -158,9 +157,9 @@ MemoryStatus PEMemory::viewSpans(std::span<MemorySpan> spans) {
     span.bytes = locate(span.address, f, e);
     span.writable = nullptr;
     if (span.write)
-      span.writable = e - f == 1 ? writePage(f) + span.address % PageBytes
-                                 : window.get() +
-                                       (span.address - windowFirst * PageBytes);
+      span.writable =
+          e - f == 1 ? writePage(f) + span.address % PageBytes
+                     : window.get() + (span.address - windowFirst * PageBytes);
   }
   return MemoryStatus::Ok;
 }

@@ -253,8 +253,8 @@ void runViewed(const Kernels &kernels, const Views &views, uint8_t *results,
 /// Streams `n` consecutive elements that read nothing an earlier one wrote,
 /// straight from the views: no copies but that of a destination which is
 /// also a source, as the unit kernel writes to a block no source aliases.
-void streamViewed(const Kernels &kernels, const Views &views,
-                  uint8_t *results, const std::array<int64_t, 4> &first,
+void streamViewed(const Kernels &kernels, const Views &views, uint8_t *results,
+                  const std::array<int64_t, 4> &first,
                   const std::array<const uint8_t *, 4> &broadcast,
                   const std::array<unsigned, 4> &bytes,
                   const std::array<unsigned, 4> &memoryBytes, unsigned count,
@@ -269,9 +269,9 @@ void streamViewed(const Kernels &kernels, const Views &views,
     Lanes lanes;
     lanes.dest = inPlace ? results : dest;
     for (unsigned i = 1; i < count; ++i)
-      lanes.src[i - 1] = broadcast[i] ? broadcast[i]
-                                      : views.sourceAt(i, first[i] +
-                                                              offset * bytes[i]);
+      lanes.src[i - 1] = broadcast[i]
+                             ? broadcast[i]
+                             : views.sourceAt(i, first[i] + offset * bytes[i]);
     kernels.unit(block, lanes, carry);
     if (inPlace)
       std::memcpy(dest, results, block * bytes[0]);
@@ -308,8 +308,8 @@ void streamCopied(const Kernels &kernels, PEMemory &memory, uint8_t *blocks,
 
 /// Views the chunk's operands in memory itself; false when the chunk is
 /// too small to be worth it or its destination is not in memory.
-bool viewInMemory(PEMemory &memory, const DSDOperation &op, unsigned count,
-                  uint64_t n, const std::array<int64_t, 4> &lo,
+bool viewInMemory(PEMemory &memory, unsigned count, uint64_t n,
+                  const std::array<int64_t, 4> &lo,
                   const std::array<int64_t, 4> &hi,
                   const std::array<unsigned, 4> &memoryBytes, Views &views) {
   if (n < DirectElements || !memoryBytes[0])
@@ -404,7 +404,7 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
     }
 
     Views views;
-    bool direct = viewInMemory(memory, op, count, n, lo, hi, memoryBytes, views);
+    bool direct = viewInMemory(memory, count, n, lo, hi, memoryBytes, views);
     if (consecutive && readsBeforeWrites(first, memoryBytes, count, n)) {
       if (direct)
         streamViewed(kernels, views, results, first, broadcast, bytes,
@@ -428,8 +428,8 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
       std::array<detail::Cursor, 4> cursors;
       for (unsigned i = 0; i < count; ++i)
         cursors[i] = op.slots[i].cursor;
-      runViewed(kernels, views, results, cursors, broadcast, bytes,
-                memoryBytes, count, n, op.carry);
+      runViewed(kernels, views, results, cursors, broadcast, bytes, memoryBytes,
+                count, n, op.carry);
       if (!direct)
         memory.write(static_cast<uint32_t>(lo[0]),
                      {mirror + lo[0], static_cast<size_t>(hi[0] - lo[0])});

@@ -42,8 +42,8 @@ struct MemorySpan {
   uint32_t address = 0;
   uint32_t size = 0;
   bool write = false;
-  const uint8_t *bytes = nullptr;   ///< the range's bytes
-  uint8_t *writable = nullptr;      ///< the same bytes, when `write`
+  const uint8_t *bytes = nullptr; ///< the range's bytes
+  uint8_t *writable = nullptr;    ///< the same bytes, when `write`
 };
 
 /// buildImage's result: the image, or why the program cannot be loaded.
@@ -88,11 +88,13 @@ public:
   /// "PE memory"), for bulk work such as the DSD engine's fast path. Each
   /// range must be non-empty and lie in memory, else OutOfRange and nothing
   /// changes. The pages of a range to write become this memory's own, as a
-  /// write would make them; a range whose pages are not contiguous (several
-  /// pages, one of them owned, or one to write) is first gathered into the
-  /// window, which changes no byte. Ranges that overlap share their bytes,
-  /// so writes through one are seen through the others. The pointers stay
-  /// valid until the next call that is not a load.
+  /// write would make them. A range over several pages is first gathered
+  /// into the window, which changes no byte, unless it is already there or
+  /// it is a range to read none of whose pages is owned (it is read from the
+  /// image in place). Ranges that overlap share their bytes, so writes
+  /// through one are seen through the others. The pointers stay valid, and
+  /// show every write, until the next store, write, viewSpans, reset or
+  /// move.
   MemoryStatus viewSpans(std::span<MemorySpan> spans);
 
   /// Pages this memory owns (written since construction or reset()).
@@ -147,6 +149,7 @@ private:
   /// 0: the page is read from `base`; InWindow: it is in the window; k: it
   /// is ownedPages[k - 1].
   std::array<uint8_t, NumPages> owners{};
+  /// Owned pages, in ownedPages or in the window.
   uint8_t touchedPages = 0;
   /// The window holds pages [windowFirst, windowEnd). Its unowned pages hold
   /// what `base` does (they are read from there), so that a page can become
