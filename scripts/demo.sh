@@ -80,10 +80,18 @@ run_stage compile "read the fabric file back" \
 run_stage compile "disassemble the binary of PE (0, 0), with source lines" \
   "$bin/tessera-objdump" "$work/out/bin/pe_program.tpeb"
 
+# A program that needs no host runs on the emulator with tessera-run.
+row_sum="$root/examples/row-sum"
+run_stage run "compile examples/row-sum (a chain reduction, no host)" \
+  "$bin/cslc" "$row_sum/layout.csl" --arch=wse2 --fabric-dims=8,1 \
+  --fabric-offsets=0,0 -o "$work/row-sum"
+run_stage run "run it on the emulator: the last PE prints the sum" \
+  "$bin/tessera-run" "$work/row-sum" --dump=7,0,total
+
 if [[ ! -x "$bin/cs_python" ]]; then
   echo
-  echo "== run: cs_python is not built yet (the emulator and host runtime)"
-  summary run "run"
+  echo "== run: hello needs cs_python (the host runtime), not built yet"
+  summary run "run of hello through its host script"
   exit 0
 fi
 run_stage run "run on the emulator through the host runtime" \
