@@ -364,6 +364,16 @@ void Network::step() {
   ++s.counters.cycles;
 }
 
+bool Network::skipIdleCycles(uint64_t cycles) {
+  if (!isIdle())
+    return false;
+  State &s = *state;
+  s.numMoves = 0;
+  s.deliveries.clear();
+  s.counters.cycles += cycles;
+  return true;
+}
+
 uint64_t Network::runUntilIdle(uint64_t maxCycles) {
   uint64_t ran = 0;
   while (ran < maxCycles && !isIdle()) {

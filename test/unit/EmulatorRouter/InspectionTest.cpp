@@ -136,3 +136,20 @@ TEST_CASE("results depend only on the inputs") {
   CHECK(counters.waitCycles > 100);
   CHECK(std::get<0>(first).size() == counters.polled);
 }
+
+TEST_CASE("idle cycles can be skipped at once, busy ones cannot") {
+  Fabric f(2, 1);
+  f.route(0, 0, 1, routes(R, E));
+  f.route(1, 0, 1, routes(W, R));
+  Harness h(f);
+  CHECK(h.net.skipIdleCycles(1000));
+  CHECK(h.net.getCycle() == 1000);
+  CHECK(h.net.getCounters().cycles == 1000);
+  REQUIRE(h.net.inject(0, 0, data(1, 7)));
+  CHECK_FALSE(h.net.skipIdleCycles(5));
+  CHECK(h.net.getCycle() == 1000);
+  // The wavelet still takes its two cycles after the skip.
+  CHECK(h.net.runUntilIdle(10) == 2);
+  CHECK(h.net.pollDelivered(1, 0, 1) == Wavelet{7, 1, false, 1});
+  CHECK(h.net.getCycle() == 1002);
+}

@@ -198,6 +198,10 @@ public:
   /// Runs one cycle: every router moves what it can, decided on the state
   /// at the start of the cycle.
   void step();
+  /// Counts `cycles` cycles in which nothing can happen, at once: the
+  /// network must be idle (false, and nothing changes, if it is not). The
+  /// PE model skips stretches where every PE is computing.
+  bool skipIdleCycles(uint64_t cycles);
   /// Steps until idle or `maxCycles` more cycles; returns the cycles run.
   uint64_t runUntilIdle(uint64_t maxCycles);
   /// No wavelet waits in any router's input buffer (delivery queues, which
