@@ -214,34 +214,6 @@ void Emulator::State::fail(PE &pe, uint32_t pc, std::string message) {
                   std::move(message)};
 }
 
-void Emulator::State::stepCycle() {
-  progressed = false;
-  std::vector<uint32_t> current;
-  current.swap(awake);
-  for (uint32_t index : current) {
-    PE &pe = pes[index];
-    pe.awake = false;
-    takeControlWavelets(pe);
-    runMicrothreads(pe);
-    runMainThread(pe);
-    if (hasWork(pe))
-      wake(pe);
-  }
-  network.step();
-  if (network.getLastStepMoves() != 0)
-    progressed = true;
-  for (const DeliveryNote &note : network.getLastStepDeliveries()) {
-    if (PE *pe = findPE(note.pe.x, note.pe.y)) {
-      pe->deliveredColors |= uint32_t(1) << note.color;
-      wake(*pe);
-    }
-  }
-  for (const TeardownEvent &event : network.takeTeardownEvents())
-    if (PE *pe = findPE(event.pe.x, event.pe.y))
-      onTeardown(*pe, event.color);
-  ++cycle;
-}
-
 //===----------------------------------------------------------------------===//
 // Emulator
 //===----------------------------------------------------------------------===//
@@ -255,6 +227,8 @@ bool Emulator::State::hasLeftovers() const {
   if (network.getWaveletsAwaitingCE() != 0 || !network.isIdle())
     return true;
   for (const PE &pe : pes) {
+    if (hasWork(pe))
+      return true; // asleep waiting for a wavelet that cannot come
     const ProgramInfo &info = programs[pe.program];
     uint64_t pending = (pe.activated | pe.controlPending) & pe.blocked;
     for (unsigned t = 0; pending && t < NumTaskIDs; ++t)
@@ -272,7 +246,7 @@ RunOutcome Emulator::run(uint64_t maxCycles) {
       result.status = RunStatus::Faulted;
       return result;
     }
-    if (s.awake.empty() && s.network.isIdle()) {
+    if (s.awake.empty() && s.network.isIdle() && s.timers.empty()) {
       result.status = s.hasLeftovers() ? RunStatus::Stalled : RunStatus::Idle;
       return result;
     }
@@ -280,13 +254,17 @@ RunOutcome Emulator::run(uint64_t maxCycles) {
       result.status = RunStatus::CycleLimit;
       return result;
     }
+    result.cycles += s.skipToNextTimer(maxCycles - result.cycles);
+    if (result.cycles == maxCycles)
+      continue;
     s.stepCycle();
     ++result.cycles;
     if (s.fault) {
       result.status = RunStatus::Faulted;
       return result;
     }
-    if (!s.progressed && !(s.awake.empty() && s.network.isIdle())) {
+    if (!s.progressed &&
+        !(s.awake.empty() && s.network.isIdle() && s.timers.empty())) {
       result.status = RunStatus::Stalled;
       return result;
     }
@@ -303,7 +281,8 @@ bool Emulator::step() {
 uint64_t Emulator::getCycle() const { return state->cycle; }
 
 bool Emulator::isIdle() const {
-  return state->awake.empty() && state->network.isIdle();
+  return state->awake.empty() && state->network.isIdle() &&
+         state->timers.empty() && !state->hasLeftovers();
 }
 
 const std::optional<PEFault> &Emulator::getFault() const {

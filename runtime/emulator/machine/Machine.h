@@ -14,7 +14,9 @@
 
 #include "tessera/Emulator/Emulator.h"
 
+#include <functional>
 #include <optional>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,11 @@ struct Emulator::State {
   /// PEs to visit this cycle; a PE leaves when it has nothing to do and
   /// comes back when a wavelet is delivered to it or the host calls it.
   std::vector<uint32_t> awake;
+  /// PEs asleep until a cycle (computing), by cycle then PE index.
+  std::priority_queue<std::pair<uint64_t, uint32_t>,
+                      std::vector<std::pair<uint64_t, uint32_t>>,
+                      std::greater<>>
+      timers;
   DSDEngine engine;
   std::optional<PEFault> fault;
   std::vector<PrintedLine> printed;
@@ -50,6 +57,12 @@ struct Emulator::State {
     return programs[pe.program];
   }
   void wake(machine::PE &pe);
+  /// After a PE's turn: keeps it awake, puts it on a timer, or lets it
+  /// sleep until a wavelet arrives or a host call.
+  void reschedule(machine::PE &pe);
+  /// Moves the clock to the next timer when nothing else can happen in
+  /// between, at most `limit` cycles; returns the cycles skipped.
+  uint64_t skipToNextTimer(uint64_t limit);
   void stepCycle();
   /// Stops the PE and the run with `message` at `pc`.
   void fail(machine::PE &pe, uint32_t pc, std::string message);

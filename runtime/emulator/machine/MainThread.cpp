@@ -55,8 +55,7 @@ void Emulator::State::runMainThread(PE &pe) {
   if (pe.state == MainState::Faulted)
     return;
   if (pe.readyAt > cycle) {
-    progressed = true;
-    ++pe.counters.busyCycles;
+    progressed = true; // computing: its cycles were charged when it began
     return;
   }
   const ProgramInfo &info = programOf(pe);
@@ -83,7 +82,7 @@ void Emulator::State::runMainThread(PE &pe) {
     steps = batch.steps;
     if (steps) {
       pe.counters.instructions += steps;
-      ++pe.counters.busyCycles;
+      pe.counters.busyCycles += steps;
       pe.readyAt = cycle + steps;
       progressed = true;
     }
@@ -164,6 +163,7 @@ void Emulator::State::runMainThread(PE &pe) {
       return;
     }
     ++pe.counters.instructions;
+    ++pe.counters.busyCycles;
     pe.state = MainState::Idle;
     pe.activity = {};
     pe.readyAt = cycle + target::TargetModel::getInstructionCycles();
@@ -198,6 +198,7 @@ void Emulator::State::runMainThread(PE &pe) {
   if (pe.state == MainState::Faulted)
     return;
   ++pe.counters.instructions;
+  ++pe.counters.busyCycles;
   ce.pc = next;
   pe.readyAt = cycle + target::TargetModel::getInstructionCycles();
   progressed = true;

@@ -175,7 +175,7 @@ void Emulator::State::startOperation(PE &pe, const pe::Instruction &inst) {
     ce.pc = flight->next;
     pe.state = MainState::Running;
     pe.readyAt = flight->readyAt;
-    ++pe.counters.busyCycles;
+    pe.counters.busyCycles += flight->readyAt - cycle;
     progressed = true;
     return;
   }

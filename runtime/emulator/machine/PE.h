@@ -150,6 +150,9 @@ struct PE {
 
   uint64_t pickerState = 0; ///< shuffle mode's xorshift state
   bool awake = false;
+  /// The cycle a timer wakes it at, 0 for none (docs/Emulator.md, "The
+  /// clock and its cycle").
+  uint64_t timerAt = 0;
   PECounters counters;
 
   bool hasBusyMicrothread() const {

@@ -1,0 +1,133 @@
+//===- Schedule.cpp - the cycle loop: which PEs take a turn ---------------===//
+//
+// docs/Emulator.md "The clock and its cycle": only awake PEs take a turn. A
+// PE that is only computing (a scalar batch, an operation on memory) sleeps
+// on a timer until the cycle it is done; one whose threads all wait for
+// wavelets sleeps until one is delivered to it. When nothing is awake and
+// no wavelet moves, the clock jumps to the next timer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include <algorithm>
+
+using namespace tessera;
+using namespace tessera::emulator;
+using namespace tessera::emulator::machine;
+
+namespace {
+
+/// What a thread needs before it can act again.
+struct Need {
+  bool now = false;      ///< it acts in the next cycle
+  uint64_t time = 0;     ///< it acts at this cycle (0: none)
+  bool passive = false;  ///< a wavelet or another thread must come first
+
+  void at(uint64_t cycle, uint64_t next) {
+    if (cycle <= next)
+      now = true;
+    else
+      time = time ? std::min(time, cycle) : cycle;
+  }
+  void add(const Flight &flight, uint64_t next) {
+    if (!flight.interactive)
+      at(flight.readyAt, next);
+    else if (flight.blockedOn.valid && !flight.blockedOn.send)
+      passive = true; // a delivery or its FIFO's other side wakes it
+    else
+      now = true;
+  }
+};
+
+} // namespace
+
+void Emulator::State::reschedule(PE &pe) {
+  if (!hasWork(pe))
+    return; // asleep until a delivery or a call
+  uint64_t next = cycle + 1;
+  Need need;
+  if (!pe.calls.empty() || pe.flushQueues)
+    need.now = true;
+  switch (pe.state) {
+  case MainState::Idle:
+    if (readyTasks(pe))
+      need.at(pe.readyAt, next);
+    break;
+  case MainState::Running:
+    need.at(pe.readyAt, next);
+    break;
+  case MainState::Operation:
+    if (pe.readyAt > next)
+      need.at(pe.readyAt, next);
+    else
+      need.add(*pe.operation, next);
+    break;
+  case MainState::WaitThread:
+    need.passive = true; // for its microthread, below
+    break;
+  case MainState::Faulted:
+    return;
+  }
+  for (unsigned ut = 0; ut < pe.microthreads.size(); ++ut) {
+    if (!pe.microthreads[ut])
+      continue;
+    if (pe.blockedMicrothreads >> ut & 1)
+      need.passive = true; // the main thread must unblock it
+    else
+      need.add(*pe.microthreads[ut], next);
+  }
+  if (need.now) {
+    wake(pe);
+  } else if (need.time) {
+    pe.timerAt = need.time;
+    timers.emplace(need.time, static_cast<uint32_t>(&pe - pes.data()));
+  }
+  // Otherwise only passive waits: a delivery wakes it.
+}
+
+uint64_t Emulator::State::skipToNextTimer(uint64_t limit) {
+  if (!awake.empty() || timers.empty() || !network.isIdle())
+    return 0;
+  uint64_t skip = std::min(timers.top().first - cycle, limit);
+  if (skip == 0 || !network.skipIdleCycles(skip))
+    return 0;
+  cycle += skip;
+  return skip;
+}
+
+void Emulator::State::stepCycle() {
+  progressed = false;
+  while (!timers.empty() && timers.top().first <= cycle) {
+    auto [at, index] = timers.top();
+    timers.pop();
+    PE &pe = pes[index];
+    if (pe.timerAt == at) {
+      pe.timerAt = 0;
+      wake(pe);
+    }
+  }
+  std::vector<uint32_t> current;
+  current.swap(awake);
+  for (uint32_t index : current) {
+    PE &pe = pes[index];
+    pe.awake = false;
+    takeControlWavelets(pe);
+    runMicrothreads(pe);
+    runMainThread(pe);
+    reschedule(pe);
+  }
+  network.step();
+  if (network.getLastStepMoves() != 0 || !timers.empty())
+    progressed = true; // wavelets moved, or PEs are computing
+  for (const DeliveryNote &note : network.getLastStepDeliveries()) {
+    if (PE *pe = findPE(note.pe.x, note.pe.y)) {
+      pe->deliveredColors |= uint32_t(1) << note.color;
+      wake(*pe);
+    }
+  }
+  for (const TeardownEvent &event : network.takeTeardownEvents())
+    if (PE *pe = findPE(event.pe.x, event.pe.y))
+      onTeardown(*pe, event.color);
+  ++cycle;
+}
