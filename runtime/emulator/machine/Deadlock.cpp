@@ -102,12 +102,22 @@ DeadlockReport Emulator::State::describeWaits() const {
                 describeOperation(*flight),
             flight->pc);
     uint64_t pending = (pe.activated | pe.controlPending) & pe.blocked;
-    for (unsigned t = 0; t < NumTaskIDs; ++t)
-      if ((pending >> t & 1) && info.kind[t])
+    for (unsigned t = 0; t < NumTaskIDs; ++t) {
+      if (!(pending >> t & 1))
+        continue;
+      if (info.kind[t])
         add("task " + std::to_string(t) + " (" +
                 std::string(kindName(*info.kind[t])) +
                 ") is activated but blocked",
             info.entry[t]);
+      else
+        report.waits.push_back(
+            {pe.coord, info.loaded->name,
+             "task " + std::to_string(t) +
+                 " is activated but blocked, and has no entry in the task "
+                 "table",
+             std::nullopt});
+    }
     for (unsigned c = 0; c < 32; ++c) {
       uint8_t task = info.dataTaskOfColor[c];
       if (task == NoTask || !(pe.blocked >> task & 1))

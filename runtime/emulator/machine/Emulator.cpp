@@ -3,6 +3,7 @@
 #include "Machine.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string_view>
 
 using namespace tessera;
@@ -204,9 +205,7 @@ void Emulator::State::fail(PE &pe, uint32_t pc, std::string message) {
   if (fault)
     return; // the first fault is the one reported
   const ProgramInfo &info = programs[pe.program];
-  // A scalar batch runs ahead of the clock: its last instruction, the one
-  // that trapped, belongs to the cycle the PE would have reached.
-  fault = PEFault{std::max(cycle, pe.readyAt),
+  fault = PEFault{cycle,
                   pe.coord,
                   info.loaded->name,
                   pc,
@@ -229,11 +228,10 @@ bool Emulator::State::hasLeftovers() const {
   for (const PE &pe : pes) {
     if (hasWork(pe))
       return true; // asleep waiting for a wavelet that cannot come
-    const ProgramInfo &info = programs[pe.program];
-    uint64_t pending = (pe.activated | pe.controlPending) & pe.blocked;
-    for (unsigned t = 0; pending && t < NumTaskIDs; ++t)
-      if ((pending >> t & 1) && info.kind[t])
-        return true;
+    // Activated but blocked, with an entry or not (an unbound ID that a
+    // program activates is as much a bug as one it never unblocks).
+    if ((pe.activated | pe.controlPending) & pe.blocked)
+      return true;
   }
   return false;
 }
@@ -336,7 +334,9 @@ bool Emulator::call(unsigned x, unsigned y, uint32_t address,
   }
   const DecodedProgram &code = state->programs[pe->program].code;
   if (!code.lookup(address)) {
-    error = "address " + std::to_string(address) + " is not in the code of '" +
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%04x", address);
+    error = "address " + std::string(hex) + " is not in the code of '" +
             state->programs[pe->program].loaded->name + "'";
     return false;
   }

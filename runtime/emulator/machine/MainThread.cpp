@@ -58,6 +58,10 @@ void Emulator::State::runMainThread(PE &pe) {
     progressed = true; // computing: its cycles were charged when it began
     return;
   }
+  // A stalled main thread sleeps until a delivery or its microthread wakes
+  // the PE; the cycles it slept are stalled ones, as if it had retried.
+  if (pe.state == MainState::Operation || pe.state == MainState::WaitThread)
+    pe.counters.stallCycles += cycle - pe.readyAt;
   const ProgramInfo &info = programOf(pe);
   switch (pe.state) {
   case MainState::Idle:
@@ -89,9 +93,15 @@ void Emulator::State::runMainThread(PE &pe) {
     switch (batch.result) {
     case StepResult::Continue:
       return;
-    case StepResult::Trapped:
+    case StepResult::Trapped: {
+      bool first = !fault;
       fail(pe, trap.pc, trap.message);
+      // A scalar batch runs ahead of the clock: its last instruction, the
+      // one that trapped, belongs to the cycle the PE would have reached.
+      if (first)
+        fault->cycle = cycle + steps;
       return;
+    }
     case StepResult::Returned:
       if (pe.inMapCall) {
         // The map function returned: the operation takes r0 and goes on.

@@ -153,6 +153,7 @@ void Emulator::State::startOperation(PE &pe, const pe::Instruction &inst) {
       // Never two operations on one microthread: wait for it.
       pe.state = MainState::WaitThread;
       ++pe.counters.stallCycles;
+      pe.readyAt = cycle + 1; // where runMainThread counts slept cycles from
       return;
     }
     if (!flight->interactive && !runWhole(pe, *flight))

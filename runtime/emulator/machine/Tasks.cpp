@@ -143,17 +143,9 @@ bool Emulator::State::pickWork(PE &pe) {
   }
   ce.r.fill(0);
   ce.r[15] = TopLevelReturn;
-  switch (*info.kind[task]) {
-  case target::TaskKind::Data: {
-    std::optional<uint8_t> color = colorOfDataTask(info, task);
-    std::optional<Wavelet> wavelet;
-    if (color)
-      wavelet = network.pollDelivered(pe.coord.x, pe.coord.y, *color);
-    ce.r[0] = wavelet ? wavelet->payload : 0;
-    ++pe.counters.waveletsReceived;
-    break;
-  }
-  case target::TaskKind::Control: {
+  // A control wavelet may name a task of any kind: running it uses up the
+  // activation and the argument, or the task would be ready for ever.
+  if (pe.controlPending & bit(task)) {
     for (auto it = pe.controlArgs.begin(); it != pe.controlArgs.end(); ++it) {
       if (it->first != task)
         continue;
@@ -162,9 +154,20 @@ bool Emulator::State::pickWork(PE &pe) {
       break;
     }
     pe.controlPending &= ~bit(task);
-    pe.activated &= ~bit(task);
+  }
+  switch (*info.kind[task]) {
+  case target::TaskKind::Data: {
+    std::optional<uint8_t> color = colorOfDataTask(info, task);
+    std::optional<Wavelet> wavelet;
+    if (color)
+      wavelet = network.pollDelivered(pe.coord.x, pe.coord.y, *color);
+    if (wavelet) {
+      ce.r[0] = wavelet->payload;
+      ++pe.counters.waveletsReceived;
+    }
     break;
   }
+  case target::TaskKind::Control:
   case target::TaskKind::Local:
     pe.activated &= ~bit(task);
     break;
