@@ -26,25 +26,6 @@ const char *getElemTypeName(ElemType type) {
   return index < NumElemTypes ? names[index] : "?";
 }
 
-const char *getTaskKindName(target::TaskKind kind) {
-  switch (kind) {
-  case target::TaskKind::Data:
-    return "data";
-  case target::TaskKind::Local:
-    return "local";
-  case target::TaskKind::Control:
-    return "control";
-  }
-  return "?";
-}
-
-const char *getPortName(Port port) {
-  static const char *const names[] = {"west", "east", "south", "north",
-                                      "ramp"};
-  unsigned index = static_cast<unsigned>(port);
-  return index < 5 ? names[index] : "?";
-}
-
 std::string formatPorts(uint8_t set) {
   std::string text = "[";
   for (unsigned port = 0; port < 5; ++port) {
@@ -89,6 +70,26 @@ std::string formatRouter(const RouterConfig &c) {
 }
 
 } // namespace
+
+const char *pe::getTaskKindName(target::TaskKind kind) {
+  switch (kind) {
+  case target::TaskKind::Data:
+    return "data";
+  case target::TaskKind::Local:
+    return "local";
+  case target::TaskKind::Control:
+    return "control";
+  }
+  return "?";
+}
+
+const char *pe::getPortName(Port port) {
+  static const char *const names[] = {"west", "east", "south", "north",
+                                      "ramp"};
+  unsigned index = static_cast<unsigned>(port);
+  return index < 5 ? names[index] : "?";
+}
+
 
 std::string pe::dumpSymbols(const ProgramBinary &program) {
   std::ostringstream os;

@@ -12,18 +12,6 @@ using namespace tessera::emulator::machine;
 
 namespace {
 
-std::string_view kindName(target::TaskKind kind) {
-  switch (kind) {
-  case target::TaskKind::Data:
-    return "data";
-  case target::TaskKind::Local:
-    return "local";
-  case target::TaskKind::Control:
-    return "control";
-  }
-  return "task";
-}
-
 std::string hex(uint32_t value, int digits) {
   char buffer[16];
   std::snprintf(buffer, sizeof buffer, "0x%0*x", digits, value);
@@ -36,7 +24,7 @@ std::string describeActivity(const PE &pe, const ProgramInfo &info) {
   unsigned t = pe.activity.task;
   if (t < NumTaskIDs && info.kind[t])
     return "task " + std::to_string(t) + " (" +
-           std::string(kindName(*info.kind[t])) + ")";
+           std::string(pe::getTaskKindName(*info.kind[t])) + ")";
   return "no task";
 }
 
@@ -58,22 +46,6 @@ std::string describeOperation(const Flight &flight) {
   if (length != UINT64_MAX)
     text += " of " + std::to_string(length);
   return text;
-}
-
-std::string_view portName(pe::Port port) {
-  switch (port) {
-  case pe::Port::West:
-    return "west";
-  case pe::Port::East:
-    return "east";
-  case pe::Port::South:
-    return "south";
-  case pe::Port::North:
-    return "north";
-  case pe::Port::Ramp:
-    return "ramp";
-  }
-  return "?";
 }
 
 } // namespace
@@ -107,7 +79,7 @@ DeadlockReport Emulator::State::describeWaits() const {
         continue;
       if (info.kind[t])
         add("task " + std::to_string(t) + " (" +
-                std::string(kindName(*info.kind[t])) +
+                std::string(pe::getTaskKindName(*info.kind[t])) +
                 ") is activated but blocked",
             info.entry[t]);
       else
@@ -177,7 +149,7 @@ std::string emulator::formatDeadlock(const DeadlockReport &report) {
       else if (w.port == pe::Port::Ramp)
         text += "sent by the CE, waiting in the router";
       else
-        text += "in the buffer from " + std::string(portName(w.port));
+        text += "in the buffer from " + std::string(pe::getPortName(w.port));
       text += "\n";
     }
   }

@@ -54,6 +54,8 @@ enum class ElemType : uint8_t {
 inline constexpr unsigned NumElemTypes = 13;
 /// Bytes of one element (Bool is one byte; None is 0).
 unsigned getElemTypeBytes(ElemType type);
+/// "data", "local", "control".
+const char *getTaskKindName(target::TaskKind kind);
 
 struct Symbol {
   std::string name;
@@ -128,6 +130,8 @@ struct ProgramBinary {
 
 /// Router ports, numbered as in the switch config word (docs/Library.md).
 enum class Port : uint8_t { West, East, South, North, Ramp };
+/// "west", "east", "south", "north", "ramp".
+const char *getPortName(Port port);
 /// Direction-set bits, as in the color config word: W 1, E 2, S 4, N 8,
 /// RAMP 16.
 inline constexpr uint8_t portBit(Port port) {
