@@ -17,7 +17,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -130,7 +129,9 @@ struct PE {
   uint8_t flushQueues = 0;
   /// Colors in teardown whose handler has not run yet.
   uint32_t teardownColors = 0;
-  std::deque<PendingCall> calls;
+  /// First in, first out; rarely more than one (a vector: an empty deque
+  /// allocates).
+  std::vector<PendingCall> calls;
 
   // The main thread.
   MainState state = MainState::Idle;

@@ -105,7 +105,7 @@ bool Emulator::State::pickWork(PE &pe) {
   CEState &ce = pe.ce;
   if (!pe.calls.empty()) {
     PendingCall call = pe.calls.front();
-    pe.calls.pop_front();
+    pe.calls.erase(pe.calls.begin());
     ce.r.fill(0);
     for (unsigned i = 0; i < call.numArgs; ++i)
       ce.r[i] = call.args[i];
