@@ -244,6 +244,7 @@ int main(int argc, char **argv) {
               << formatDeadlock(emulator.getDeadlock());
     status = 2;
     break;
+  case RunStatus::Reached: // run() is given no condition
   case RunStatus::CycleLimit:
     std::cerr << "tessera-run: error: stopped at the cycle limit ("
               << formatThousands(maxCycles)

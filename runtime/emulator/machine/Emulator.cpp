@@ -236,12 +236,17 @@ bool Emulator::State::hasLeftovers() const {
   return false;
 }
 
-RunOutcome Emulator::run(uint64_t maxCycles) {
+RunOutcome Emulator::run(uint64_t maxCycles,
+                         const std::function<bool()> &until) {
   State &s = *state;
   RunOutcome result;
   while (true) {
     if (s.fault) {
       result.status = RunStatus::Faulted;
+      return result;
+    }
+    if (until && until()) {
+      result.status = RunStatus::Reached;
       return result;
     }
     if (s.awake.empty() && s.network.isIdle() && s.timers.empty()) {
@@ -252,7 +257,9 @@ RunOutcome Emulator::run(uint64_t maxCycles) {
       result.status = RunStatus::CycleLimit;
       return result;
     }
-    result.cycles += s.skipToNextTimer(maxCycles - result.cycles);
+    // A condition is checked every cycle, so no cycle is skipped past.
+    if (!until)
+      result.cycles += s.skipToNextTimer(maxCycles - result.cycles);
     if (result.cycles == maxCycles)
       continue;
     s.stepCycle();
@@ -352,4 +359,24 @@ bool Emulator::call(unsigned x, unsigned y, uint32_t address,
   pe->calls.push_back(call);
   state->wake(*pe);
   return true;
+}
+
+bool Emulator::isTaskBlocked(unsigned x, unsigned y, unsigned task) const {
+  const PE *pe = state->findPE(x, y);
+  return pe && task < NumTaskIDs && (pe->blocked >> task & 1);
+}
+
+void Emulator::setTaskBlocked(unsigned x, unsigned y, unsigned task,
+                              bool blocked) {
+  PE *pe = state->findPE(x, y);
+  if (!pe || task >= NumTaskIDs)
+    return;
+  state->setBlocked(*pe, pe::BlockSpace::Task, task, blocked);
+  state->wake(*pe); // a task may have become ready
+}
+
+bool Emulator::isMainThreadIdle(unsigned x, unsigned y) const {
+  const PE *pe = state->findPE(x, y);
+  return !pe || (pe->state == MainState::Idle && pe->calls.empty() &&
+                 state->readyTasks(*pe) == 0);
 }

@@ -50,6 +50,7 @@ enum class RunStatus : uint8_t {
   Stalled,    ///< work is pending but nothing can move: see getDeadlock()
   Faulted,    ///< a PE trapped: see getFault()
   CycleLimit, ///< the cycle budget ran out first
+  Reached,    ///< the caller's condition held after a cycle
 };
 
 struct RunOutcome {
@@ -111,8 +112,11 @@ public:
   Emulator(const Emulator &) = delete;
   Emulator &operator=(const Emulator &) = delete;
 
-  /// Runs up to `maxCycles` cycles and says why it stopped.
-  RunOutcome run(uint64_t maxCycles);
+  /// Runs up to `maxCycles` cycles and says why it stopped. With `until`,
+  /// also stops (Reached) as soon as it holds, checked before the first
+  /// cycle and after each.
+  RunOutcome run(uint64_t maxCycles,
+                 const std::function<bool()> &until = nullptr);
   /// Runs one cycle; false if the run is over (faulted).
   bool step();
 
@@ -144,6 +148,14 @@ public:
   /// before any task. False with `error` set on a bad call.
   bool call(unsigned x, unsigned y, uint32_t address,
             std::span<const uint32_t> args, std::string &error);
+  /// The block flag of task ID `task` (0..63); false for a PE without a
+  /// program. The host's command stream blocks memcpy's task 30 at a launch
+  /// and waits until every PE has unblocked it (`unblock_cmd_stream`).
+  bool isTaskBlocked(unsigned x, unsigned y, unsigned task) const;
+  void setTaskBlocked(unsigned x, unsigned y, unsigned task, bool blocked);
+  /// No task or call runs on PE (x, y) and none is pending (a PE without a
+  /// program is idle).
+  bool isMainThreadIdle(unsigned x, unsigned y) const;
 
 private:
   struct State;

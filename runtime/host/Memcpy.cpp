@@ -1,0 +1,168 @@
+//===- Memcpy.cpp - copy-mode memcpy between host arrays and symbols ------===//
+//
+// docs/HostRuntime.md "Copy mode": element e of PE (x + c, y + r) is host
+// word ((r * w) + c) * E + e in ROW_MAJOR order, (e * w + c) * h + r in
+// COL_MAJOR order. A copy waits until no task runs on the region's PEs (the
+// memcpy tasks need the CE), moves the data, then lets the device run one
+// cycle per element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include "tessera/Support/Format.h"
+
+using namespace tessera;
+using namespace tessera::host;
+
+namespace {
+
+struct Copy {
+  const char *what;
+  const emulator::ExportInfo *symbol;
+  Region region;
+  uint64_t elements; ///< per PE
+  unsigned bytes;    ///< per device element
+  MemcpyOrder order;
+
+  uint64_t hostIndex(int64_t c, int64_t r, uint64_t e) const {
+    uint64_t w = region.width, h = region.height;
+    return order == MemcpyOrder::RowMajor ? (r * w + c) * elements + e
+                                          : (e * w + c) * h + r;
+  }
+};
+
+/// Checks a copy's arguments against the output and the host array.
+Copy checkCopy(const SdkRuntime::State &s, const char *what, uint32_t id,
+               Region region, uint64_t elements, MemcpyDataType type,
+               MemcpyOrder order, size_t hostWords, bool toDevice) {
+  s.requireRunning(what);
+  const emulator::ExportInfo &symbol = s.exportOf(what, id);
+  std::string name = "'" + symbol.name + "'";
+  if (symbol.kind != pe::SymbolKind::Data)
+    throw HostError(std::string(what) + ": " + name +
+                    " is a function; memcpy needs a data symbol");
+  const emulator::OutputMetadata &m = s.output.metadata;
+  if (region.width <= 0 || region.height <= 0 || region.x < 0 ||
+      region.y < 0 || region.x + region.width > m.rectWidth ||
+      region.y + region.height > m.rectHeight)
+    throw HostError(std::string(what) + ": the region at (" +
+                    std::to_string(region.x) + ", " +
+                    std::to_string(region.y) + ") of " +
+                    std::to_string(region.width) + "x" +
+                    std::to_string(region.height) +
+                    " PEs is not inside the " + std::to_string(m.rectWidth) +
+                    "x" + std::to_string(m.rectHeight) + " rectangle");
+  if (elements == 0)
+    throw HostError(std::string(what) + ": elem_per_pe must be positive");
+  uint64_t needed = uint64_t(region.width) * region.height * elements;
+  if (hostWords != needed)
+    throw HostError(std::string(what) + ": the host array has " +
+                    formatThousands(hostWords) + " elements; " +
+                    std::to_string(region.width) + "x" +
+                    std::to_string(region.height) + " PEs of " +
+                    formatThousands(elements) + " need " +
+                    formatThousands(needed));
+  if (toDevice && !symbol.isMutable)
+    throw HostError(std::string(what) + ": " + name +
+                    " is exported immutable; the host cannot write it");
+  unsigned bytes = pe::getElemTypeBytes(symbol.type);
+  unsigned wanted = type == MemcpyDataType::Bits32 ? 4 : 2;
+  if (bytes != wanted)
+    throw HostError(std::string(what) + ": " + name + " holds " +
+                    std::to_string(bytes * 8) + "-bit elements; use " +
+                    (bytes == 4 ? "MEMCPY_32BIT" : "MEMCPY_16BIT"));
+  return {what, &symbol, region, elements, bytes, order};
+}
+
+/// The symbol on PE (x, y), checked to hold `elements`.
+const pe::Symbol &symbolOn(const SdkRuntime::State &s, const Copy &copy,
+                           unsigned x, unsigned y) {
+  const pe::Symbol *symbol =
+      s.output.findSymbolAt(x, y, copy.symbol->name);
+  if (!symbol || symbol->kind != pe::SymbolKind::Data)
+    throw HostError(std::string(copy.what) + ": " + s.describePE(x, y) +
+                    " does not export '" + copy.symbol->name + "'");
+  if (copy.elements > symbol->count)
+    throw HostError(std::string(copy.what) + ": '" + copy.symbol->name +
+                    "' holds " + formatThousands(symbol->count) +
+                    " elements on " + s.describePE(x, y) + "; " +
+                    formatThousands(copy.elements) + " do not fit");
+  return *symbol;
+}
+
+/// Waits until no task runs on the region's PEs.
+void waitForRegion(SdkRuntime::State &s, const Copy &copy) {
+  const Region &r = copy.region;
+  s.runUntil(copy.what, [&] {
+    for (int64_t y = r.y; y < r.y + r.height; ++y)
+      for (int64_t x = r.x; x < r.x + r.width; ++x)
+        if (!s.emulator->isMainThreadIdle(x, y))
+          return false;
+    return true;
+  });
+}
+
+} // namespace
+
+TaskHandle SdkRuntime::memcpyH2D(uint32_t symbolId,
+                                 std::span<const uint32_t> data, Region region,
+                                 uint64_t elementsPerPE, MemcpyDataType type,
+                                 MemcpyOrder order) {
+  State &s = *state;
+  Copy copy = checkCopy(s, "memcpy_h2d", symbolId, region, elementsPerPE,
+                        type, order, data.size(), true);
+  for (int64_t r = 0; r < region.height; ++r)
+    for (int64_t c = 0; c < region.width; ++c)
+      (void)symbolOn(s, copy, region.x + c, region.y + r);
+  waitForRegion(s, copy);
+  std::vector<uint8_t> bytes(elementsPerPE * copy.bytes);
+  for (int64_t r = 0; r < region.height; ++r) {
+    for (int64_t c = 0; c < region.width; ++c) {
+      unsigned x = region.x + c, y = region.y + r;
+      for (uint64_t e = 0; e < elementsPerPE; ++e) {
+        uint32_t word = data[copy.hostIndex(c, r, e)];
+        for (unsigned b = 0; b < copy.bytes; ++b)
+          bytes[e * copy.bytes + b] = static_cast<uint8_t>(word >> (8 * b));
+      }
+      const pe::Symbol &symbol = symbolOn(s, copy, x, y);
+      if (s.emulator->writeMemory(x, y, symbol.address, bytes) !=
+          emulator::MemoryStatus::Ok)
+        throw HostError("memcpy_h2d: '" + symbol.name + "' lies outside " +
+                        s.describePE(x, y) + "'s memory");
+    }
+  }
+  s.runFor("memcpy_h2d", elementsPerPE);
+  return {s.nextHandle++};
+}
+
+TaskHandle SdkRuntime::memcpyD2H(std::span<uint32_t> data, uint32_t symbolId,
+                                 Region region, uint64_t elementsPerPE,
+                                 MemcpyDataType type, MemcpyOrder order) {
+  State &s = *state;
+  Copy copy = checkCopy(s, "memcpy_d2h", symbolId, region, elementsPerPE,
+                        type, order, data.size(), false);
+  for (int64_t r = 0; r < region.height; ++r)
+    for (int64_t c = 0; c < region.width; ++c)
+      (void)symbolOn(s, copy, region.x + c, region.y + r);
+  waitForRegion(s, copy);
+  std::vector<uint8_t> bytes(elementsPerPE * copy.bytes);
+  for (int64_t r = 0; r < region.height; ++r) {
+    for (int64_t c = 0; c < region.width; ++c) {
+      unsigned x = region.x + c, y = region.y + r;
+      const pe::Symbol &symbol = symbolOn(s, copy, x, y);
+      if (s.emulator->readMemory(x, y, symbol.address, bytes) !=
+          emulator::MemoryStatus::Ok)
+        throw HostError("memcpy_d2h: '" + symbol.name + "' lies outside " +
+                        s.describePE(x, y) + "'s memory");
+      for (uint64_t e = 0; e < elementsPerPE; ++e) {
+        uint32_t word = 0;
+        for (unsigned b = 0; b < copy.bytes; ++b)
+          word |= uint32_t(bytes[e * copy.bytes + b]) << (8 * b);
+        data[copy.hostIndex(c, r, e)] = word;
+      }
+    }
+  }
+  s.runFor("memcpy_d2h", elementsPerPE);
+  return {s.nextHandle++};
+}

@@ -1,0 +1,35 @@
+//===- Runtime.h - SdkRuntime's state, shared by its files ------*- C++ -*-===//
+#ifndef TESSERA_HOST_RUNTIME_H
+#define TESSERA_HOST_RUNTIME_H
+
+#include "tessera/Host/SdkRuntime.h"
+
+#include <optional>
+#include <string>
+
+namespace tessera::host {
+
+enum class Phase : uint8_t { Created, Loaded, Running, Stopped };
+
+struct SdkRuntime::State {
+  RuntimeOptions options;
+  emulator::LoadedOutput output;
+  std::unique_ptr<emulator::Emulator> emulator;
+  Phase phase = Phase::Created;
+  uint64_t nextHandle = 1;
+
+  /// Throws unless commands may be issued now.
+  void requireRunning(const char *what) const;
+  /// The export `id` names, or throws "WHAT: no symbol with ID N".
+  const emulator::ExportInfo &exportOf(const char *what, uint32_t id) const;
+  /// Runs the device until `until` holds; throws with the emulator's report
+  /// on a fault, a stall or the cycle limit. `why` names the command.
+  void runUntil(const std::string &why, const std::function<bool()> &until);
+  /// Runs `cycles` cycles (fewer if the device goes idle); throws on a fault.
+  void runFor(const std::string &why, uint64_t cycles);
+  std::string describePE(unsigned x, unsigned y) const;
+};
+
+} // namespace tessera::host
+
+#endif // TESSERA_HOST_RUNTIME_H

@@ -1,0 +1,156 @@
+//===- SdkRuntime.cpp - lifecycle, symbol IDs, running the device ---------===//
+
+#include "Runtime.h"
+
+#include "tessera/Support/Format.h"
+
+using namespace tessera;
+using namespace tessera::host;
+
+namespace {
+
+const char *phaseName(Phase phase) {
+  switch (phase) {
+  case Phase::Created:
+    return "created";
+  case Phase::Loaded:
+    return "loaded";
+  case Phase::Running:
+    return "running";
+  case Phase::Stopped:
+    return "stopped";
+  }
+  return "?";
+}
+
+} // namespace
+
+void SdkRuntime::State::requireRunning(const char *what) const {
+  if (phase == Phase::Running)
+    return;
+  throw HostError(std::string(what) + ": the runtime is " +
+                  phaseName(phase) +
+                  "; commands are issued between run() and stop()");
+}
+
+const emulator::ExportInfo &
+SdkRuntime::State::exportOf(const char *what, uint32_t id) const {
+  if (id >= output.metadata.exports.size())
+    throw HostError(std::string(what) + ": no symbol has ID " +
+                    std::to_string(id) + " (get_id gives IDs 0.." +
+                    std::to_string(output.metadata.exports.size()) + ")");
+  return output.metadata.exports[id];
+}
+
+std::string SdkRuntime::State::describePE(unsigned x, unsigned y) const {
+  std::string text =
+      "PE (" + std::to_string(x) + ", " + std::to_string(y) + ")";
+  if (const emulator::LoadedProgram *program = output.programAt(x, y))
+    text += " ('" + program->name + "')";
+  return text;
+}
+
+void SdkRuntime::State::runUntil(const std::string &why,
+                                 const std::function<bool()> &until) {
+  emulator::RunOutcome outcome =
+      emulator->run(options.maxCyclesPerCommand, until);
+  switch (outcome.status) {
+  case emulator::RunStatus::Reached:
+    return;
+  case emulator::RunStatus::Faulted:
+    throw HostError(why + ": the device faulted: " +
+                    emulator::formatFault(*emulator->getFault()));
+  case emulator::RunStatus::Idle:
+  case emulator::RunStatus::Stalled:
+    throw HostError(why + " cannot finish: " +
+                    emulator::formatDeadlock(emulator->getDeadlock()));
+  case emulator::RunStatus::CycleLimit:
+    throw HostError(why + " did not finish within " +
+                    formatThousands(options.maxCyclesPerCommand) +
+                    " cycles");
+  }
+}
+
+void SdkRuntime::State::runFor(const std::string &why, uint64_t cycles) {
+  emulator::RunOutcome outcome = emulator->run(cycles);
+  if (outcome.status == emulator::RunStatus::Faulted)
+    throw HostError(why + ": the device faulted: " +
+                    emulator::formatFault(*emulator->getFault()));
+}
+
+SdkRuntime::SdkRuntime(const std::string &directory, RuntimeOptions options)
+    : state(std::make_unique<State>()) {
+  state->options = std::move(options);
+  emulator::LoadResult loaded = emulator::loadOutputDirectory(directory);
+  if (!loaded)
+    throw HostError(loaded.error);
+  state->output = std::move(*loaded.value);
+}
+
+SdkRuntime::~SdkRuntime() = default;
+
+uint32_t SdkRuntime::getId(const std::string &name) const {
+  const auto &exports = state->output.metadata.exports;
+  for (size_t i = 0; i < exports.size(); ++i)
+    if (exports[i].name == name)
+      return static_cast<uint32_t>(i);
+  std::string known;
+  for (const emulator::ExportInfo &e : exports)
+    known += (known.empty() ? "" : ", ") + ("'" + e.name + "'");
+  throw HostError("get_id: no exported symbol is named '" + name + "'" +
+                  (known.empty() ? " (the program exports none)"
+                                 : " (exported: " + known + ")"));
+}
+
+void SdkRuntime::load() {
+  if (state->phase != Phase::Created)
+    throw HostError(std::string("load: the runtime is already ") +
+                    phaseName(state->phase));
+  state->emulator = std::make_unique<emulator::Emulator>(
+      state->output, state->options.emulator);
+  state->phase = Phase::Loaded;
+}
+
+void SdkRuntime::run() {
+  if (state->phase != Phase::Loaded)
+    throw HostError(std::string("run: the runtime is ") +
+                    phaseName(state->phase) + "; call load() once first");
+  state->phase = Phase::Running;
+  // Start-up code and tasks activated at start-up run now, as on the
+  // device, until they are done or wait for the host.
+  emulator::RunOutcome outcome =
+      state->emulator->run(state->options.maxCyclesPerCommand);
+  if (outcome.status == emulator::RunStatus::Faulted)
+    throw HostError("run: the device faulted: " +
+                    emulator::formatFault(*state->emulator->getFault()));
+}
+
+void SdkRuntime::stop() {
+  if (state->phase != Phase::Running)
+    throw HostError(std::string("stop: the runtime is ") +
+                    phaseName(state->phase) + "; call run() first");
+  state->phase = Phase::Stopped;
+}
+
+bool SdkRuntime::isTaskDone(TaskHandle handle) const {
+  if (handle.id == 0 || handle.id >= state->nextHandle)
+    throw HostError("is_task_done: no command has handle " +
+                    std::to_string(handle.id));
+  return true; // commands complete before their call returns
+}
+
+void SdkRuntime::taskWait(TaskHandle handle) { (void)isTaskDone(handle); }
+
+const emulator::LoadedOutput &SdkRuntime::getOutput() const {
+  return state->output;
+}
+
+const emulator::Emulator &SdkRuntime::getEmulator() const {
+  if (!state->emulator)
+    throw HostError("the runtime is not loaded");
+  return *state->emulator;
+}
+
+uint64_t SdkRuntime::getCycle() const {
+  return state->emulator ? state->emulator->getCycle() : 0;
+}

@@ -1,0 +1,98 @@
+//===- SdkRuntime.h - the host side of a compiled program -------*- C++ -*-===//
+//
+// The SdkRuntime surface of csl-reference.md section 5 over the emulator
+// (docs/HostRuntime.md): load a `cslc -o` directory, then copy data in and
+// out of exported symbols and launch exported functions, in issue order.
+// Every misuse and every device failure throws HostError with a message
+// that says what is wrong; nothing hangs (the device's cycles are bounded).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSERA_HOST_SDKRUNTIME_H
+#define TESSERA_HOST_SDKRUNTIME_H
+
+#include "tessera/Emulator/Emulator.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tessera::host {
+
+/// Every error the host API reports.
+class HostError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class MemcpyDataType : uint8_t { Bits16, Bits32 };
+enum class MemcpyOrder : uint8_t { RowMajor, ColMajor };
+
+/// A rectangle of PEs, relative to the program rectangle.
+struct Region {
+  int64_t x = 0, y = 0, width = 0, height = 0;
+};
+
+struct RuntimeOptions {
+  emulator::EmulatorOptions emulator;
+  /// Cycles one command may run the device before it is an error.
+  uint64_t maxCyclesPerCommand = 1'000'000'000;
+};
+
+/// What a command returns; with the emulator every command has completed
+/// when its call returns, nonblocking or not.
+struct TaskHandle {
+  uint64_t id = 0;
+};
+
+class SdkRuntime {
+public:
+  /// Reads the output directory (HostError if it does not load).
+  SdkRuntime(const std::string &directory, RuntimeOptions options = {});
+  ~SdkRuntime();
+  SdkRuntime(const SdkRuntime &) = delete;
+  SdkRuntime &operator=(const SdkRuntime &) = delete;
+
+  /// The ID of exported symbol `name` (data or function), usable before
+  /// load(): its index in out.json's exports.
+  uint32_t getId(const std::string &name) const;
+
+  void load();
+  void run();
+  void stop();
+
+  /// Copy mode: writes `elementsPerPE` elements to symbol `symbolId` on
+  /// every PE of `region`; `data` holds 32-bit words in `order` (for 16-bit
+  /// data the low half of each word is the element).
+  TaskHandle memcpyH2D(uint32_t symbolId, std::span<const uint32_t> data,
+                       Region region, uint64_t elementsPerPE,
+                       MemcpyDataType type, MemcpyOrder order);
+  /// Copy mode, the other way: 16-bit elements come back zero-extended.
+  TaskHandle memcpyD2H(std::span<uint32_t> data, uint32_t symbolId,
+                       Region region, uint64_t elementsPerPE,
+                       MemcpyDataType type, MemcpyOrder order);
+  /// Calls exported function `name` on every PE of the rectangle with
+  /// `args` (one 32-bit word each) and runs the device until every PE has
+  /// called `unblock_cmd_stream()`.
+  TaskHandle launch(const std::string &name, std::span<const uint32_t> args);
+
+  bool isTaskDone(TaskHandle handle) const;
+  void taskWait(TaskHandle handle);
+
+  /// Values of the parameters and colors cslc recorded in out.json.
+  const emulator::LoadedOutput &getOutput() const;
+  const emulator::Emulator &getEmulator() const;
+  uint64_t getCycle() const;
+
+  /// The runtime's state, defined in the library's own files.
+  struct State;
+
+private:
+  std::unique_ptr<State> state;
+};
+
+} // namespace tessera::host
+
+#endif // TESSERA_HOST_SDKRUNTIME_H

@@ -1,0 +1,1 @@
+"""Compatibility package: Cerebras SDK import paths served by Tessera."""

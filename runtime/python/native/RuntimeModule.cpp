@@ -1,0 +1,108 @@
+//===- RuntimeModule.cpp - the tessera._runtime extension -----------------===//
+//
+// Binds the C++ host runtime (docs/HostRuntime.md) for tessera/runtime.py,
+// which gives it the SDK's Python surface. Arrays cross as numpy arrays of
+// 32-bit words without a copy; HostError becomes tessera.runtime's
+// SdkRuntimeError.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Host/SdkRuntime.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace tessera;
+using namespace tessera::host;
+
+namespace {
+
+using Words = py::array_t<uint32_t, py::array::c_style>;
+
+std::span<const uint32_t> wordsOf(const Words &words) {
+  return {words.data(), static_cast<size_t>(words.size())};
+}
+
+/// The exports as (name, is_function, element type name, parameter type
+/// names), for the Python side's checks and argument packing.
+py::list describeExports(const SdkRuntime &runtime) {
+  static const char *const names[] = {"none", "i8",  "u8",  "i16", "u16",
+                                      "i32",  "u32", "i64", "u64", "f16",
+                                      "bf16", "f32", "bool"};
+  auto name = [](pe::ElemType t) {
+    unsigned i = static_cast<unsigned>(t);
+    return i < pe::NumElemTypes ? names[i] : "none";
+  };
+  py::list result;
+  for (const emulator::ExportInfo &e : runtime.getOutput().metadata.exports) {
+    py::list params;
+    for (pe::ElemType p : e.params)
+      params.append(name(p));
+    result.append(py::make_tuple(e.name, e.kind == pe::SymbolKind::Function,
+                                 name(e.type), e.isMutable, params));
+  }
+  return result;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_runtime, m) {
+  m.doc() = "Tessera's host runtime over the fabric emulator";
+  static py::exception<HostError> error(m, "HostError", PyExc_RuntimeError);
+
+  py::class_<SdkRuntime>(m, "Runtime")
+      .def(py::init([](const std::string &directory, uint64_t maxCycles) {
+             RuntimeOptions options;
+             options.maxCyclesPerCommand = maxCycles;
+             return std::make_unique<SdkRuntime>(directory, options);
+           }),
+           py::arg("directory"), py::arg("max_cycles"))
+      .def("get_id", &SdkRuntime::getId)
+      .def("load", &SdkRuntime::load)
+      .def("run", &SdkRuntime::run)
+      .def("stop", &SdkRuntime::stop)
+      .def("exports", &describeExports)
+      .def("params",
+           [](const SdkRuntime &r) { return r.getOutput().metadata.params; })
+      .def("cycle", &SdkRuntime::getCycle)
+      .def(
+          "memcpy_h2d",
+          [](SdkRuntime &r, uint32_t id, const Words &data, int64_t x,
+             int64_t y, int64_t w, int64_t h, uint64_t elements, bool bits32,
+             bool rowMajor) {
+            py::gil_scoped_release release;
+            return r
+                .memcpyH2D(id, wordsOf(data), Region{x, y, w, h}, elements,
+                           bits32 ? MemcpyDataType::Bits32
+                                  : MemcpyDataType::Bits16,
+                           rowMajor ? MemcpyOrder::RowMajor
+                                    : MemcpyOrder::ColMajor)
+                .id;
+          })
+      .def(
+          "memcpy_d2h",
+          [](SdkRuntime &r, Words &data, uint32_t id, int64_t x, int64_t y,
+             int64_t w, int64_t h, uint64_t elements, bool bits32,
+             bool rowMajor) {
+            std::span<uint32_t> out(data.mutable_data(),
+                                    static_cast<size_t>(data.size()));
+            py::gil_scoped_release release;
+            return r
+                .memcpyD2H(out, id, Region{x, y, w, h}, elements,
+                           bits32 ? MemcpyDataType::Bits32
+                                  : MemcpyDataType::Bits16,
+                           rowMajor ? MemcpyOrder::RowMajor
+                                    : MemcpyOrder::ColMajor)
+                .id;
+          })
+      .def("launch",
+           [](SdkRuntime &r, const std::string &name, const Words &args) {
+             py::gil_scoped_release release;
+             return r.launch(name, wordsOf(args)).id;
+           })
+      .def("is_task_done", [](const SdkRuntime &r, uint64_t handle) {
+        return r.isTaskDone(TaskHandle{handle});
+      });
+}

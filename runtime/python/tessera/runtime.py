@@ -1,0 +1,181 @@
+"""The host runtime: the SDK's SdkRuntime API over Tessera's fabric emulator.
+
+    runner = SdkRuntime("out")          # a `cslc -o out` directory
+    runner.load(); runner.run()
+    runner.memcpy_h2d(runner.get_id("A"), a, 0, 0, 4, 1, 8,
+                      streaming=False, order=MemcpyOrder.ROW_MAJOR,
+                      data_type=MemcpyDataType.MEMCPY_32BIT, nonblock=False)
+    runner.launch("compute", np.float32(2.0), nonblock=False)
+    runner.stop()
+
+docs/HostRuntime.md describes what each call does on the emulator.
+"""
+
+import enum
+
+import numpy as np
+
+from tessera import _runtime
+
+SdkRuntimeError = _runtime.HostError
+
+__all__ = ["SdkRuntime", "MemcpyDataType", "MemcpyOrder", "SdkRuntimeError",
+           "Task"]
+
+
+class MemcpyDataType(enum.Enum):
+    MEMCPY_16BIT = 16
+    MEMCPY_32BIT = 32
+
+
+class MemcpyOrder(enum.Enum):
+    ROW_MAJOR = 0
+    COL_MAJOR = 1
+
+
+class Task:
+    """A command's handle; on the emulator a command is done when it returns."""
+
+    def __init__(self, runtime, handle):
+        self._runtime = runtime
+        self._handle = handle
+
+    def __repr__(self):
+        return f"Task({self._handle})"
+
+
+# The 32-bit word a launch argument of each parameter type becomes.
+def _f16_bits(value):
+    return int(np.array(value, dtype=np.float16).view(np.uint16))
+
+
+_ARG_WORD = {
+    "f32": lambda v: int(np.array(v, dtype=np.float32).view(np.uint32)),
+    "f16": _f16_bits,
+    "bf16": lambda v: int(np.array(v, dtype=np.float32).view(np.uint32)) >> 16,
+    "i8": lambda v: int(v) & 0xFF,
+    "u8": lambda v: int(v) & 0xFF,
+    "i16": lambda v: int(v) & 0xFFFF,
+    "u16": lambda v: int(v) & 0xFFFF,
+    "i32": lambda v: int(v) & 0xFFFFFFFF,
+    "u32": lambda v: int(v) & 0xFFFFFFFF,
+    "bool": lambda v: 1 if v else 0,
+}
+
+
+def _as_words(array, what):
+    """The array's 32-bit words, without a copy where it is contiguous."""
+    array = np.asarray(array)
+    if array.dtype.itemsize != 4:
+        raise SdkRuntimeError(
+            f"{what}: the host array must hold 32-bit elements "
+            f"(float32, int32 or uint32), not {array.dtype}")
+    return np.ascontiguousarray(array).reshape(-1).view(np.uint32)
+
+
+class SdkRuntime:
+    """SdkRuntime(bindir, cmaddr=None, **options).
+
+    `cmaddr` (a real system's address) is accepted and ignored: Tessera
+    always runs on its emulator. `max_cycles` bounds each command
+    (default 10^9 cycles); the SDK's simulator options (`simfab_numthreads`,
+    `suppress_simfab_trace`, `msg_level`) are accepted and change nothing.
+    """
+
+    _IGNORED = {"simfab_numthreads", "suppress_simfab_trace", "msg_level"}
+
+    def __init__(self, bindir, cmaddr=None, max_cycles=1_000_000_000,
+                 **options):
+        unknown = sorted(set(options) - self._IGNORED)
+        if unknown:
+            raise TypeError(
+                f"SdkRuntime: unknown option {', '.join(unknown)}")
+        self._native = _runtime.Runtime(str(bindir), int(max_cycles))
+        self._exports = {name: (is_fn, elem, mutable, params)
+                         for name, is_fn, elem, mutable, params
+                         in self._native.exports()}
+
+    def get_id(self, name):
+        return self._native.get_id(name)
+
+    def load(self):
+        self._native.load()
+
+    def run(self):
+        self._native.run()
+
+    def stop(self):
+        self._native.stop()
+
+    @property
+    def cycles(self):
+        """The emulated cycles so far."""
+        return self._native.cycle()
+
+    @staticmethod
+    def _flags(data_type, order, what):
+        if not isinstance(data_type, MemcpyDataType):
+            raise SdkRuntimeError(f"{what}: data_type must be a MemcpyDataType")
+        if not isinstance(order, MemcpyOrder):
+            raise SdkRuntimeError(f"{what}: order must be a MemcpyOrder")
+        return (data_type == MemcpyDataType.MEMCPY_32BIT,
+                order == MemcpyOrder.ROW_MAJOR)
+
+    def memcpy_h2d(self, dest, src, px, py, w, h, elem_per_pe,
+                   streaming=False, data_type=MemcpyDataType.MEMCPY_32BIT,
+                   order=MemcpyOrder.ROW_MAJOR, nonblock=False):
+        if streaming:
+            raise SdkRuntimeError(
+                "memcpy_h2d: streaming mode is not supported yet")
+        bits32, row_major = self._flags(data_type, order, "memcpy_h2d")
+        words = _as_words(src, "memcpy_h2d")
+        return Task(self, self._native.memcpy_h2d(
+            int(dest), words, int(px), int(py), int(w), int(h),
+            int(elem_per_pe), bits32, row_major))
+
+    def memcpy_d2h(self, dest, src, px, py, w, h, elem_per_pe,
+                   streaming=False, data_type=MemcpyDataType.MEMCPY_32BIT,
+                   order=MemcpyOrder.ROW_MAJOR, nonblock=False):
+        if streaming:
+            raise SdkRuntimeError(
+                "memcpy_d2h: streaming mode is not supported yet")
+        bits32, row_major = self._flags(data_type, order, "memcpy_d2h")
+        if not isinstance(dest, np.ndarray) or dest.dtype.itemsize != 4:
+            raise SdkRuntimeError(
+                "memcpy_d2h: the destination must be a numpy array of 32-bit "
+                "elements (float32, int32 or uint32)")
+        if not dest.flags.writeable:
+            raise SdkRuntimeError("memcpy_d2h: the destination is read-only")
+        if dest.flags.c_contiguous:
+            words = dest.reshape(-1).view(np.uint32)
+            handle = self._native.memcpy_d2h(
+                words, int(src), int(px), int(py), int(w), int(h),
+                int(elem_per_pe), bits32, row_major)
+        else:
+            words = np.empty(dest.size, dtype=np.uint32)
+            handle = self._native.memcpy_d2h(
+                words, int(src), int(px), int(py), int(w), int(h),
+                int(elem_per_pe), bits32, row_major)
+            dest[...] = words.view(dest.dtype).reshape(dest.shape)
+        return Task(self, handle)
+
+    def launch(self, name, *args, nonblock=False):
+        export = self._exports.get(name)
+        if export is None or not export[0]:
+            # The native side names what is wrong.
+            return Task(self, self._native.launch(
+                name, np.array([], dtype=np.uint32)))
+        params = export[3]
+        if len(args) != len(params):
+            raise SdkRuntimeError(
+                f"launch: '{name}' takes {len(params)} argument"
+                f"{'' if len(params) == 1 else 's'}, not {len(args)}")
+        words = np.array([_ARG_WORD[p](a) for p, a in zip(params, args)],
+                         dtype=np.uint32)
+        return Task(self, self._native.launch(name, words))
+
+    def is_task_done(self, task):
+        return self._native.is_task_done(task._handle)
+
+    def task_wait(self, task):
+        self._native.is_task_done(task._handle)
