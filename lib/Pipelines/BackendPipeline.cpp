@@ -86,6 +86,19 @@ LogicalResult pipelines::lowerModule(ModuleOp module, CompiledFabric &result) {
   }
   if (!fabricOp)
     return emitError(module.getLoc()) << "the module has no fabric.fabric";
+  for (auto e : fabricOp.getBody().getOps<fabric::ExportOp>()) {
+    LayoutExport info;
+    info.name = e.getName().str();
+    info.isMutable = e.getIsMutable();
+    if (auto fn = dyn_cast<FunctionType>(e.getType())) {
+      info.isFunction = true;
+      for (Type t : fn.getInputs())
+        info.params.push_back(toPEElemType(t));
+    } else if (auto memref = dyn_cast<MemRefType>(e.getType())) {
+      info.type = toPEElemType(memref.getElementType());
+    }
+    result.exports.push_back(std::move(info));
+  }
   if (mlir::failed(buildFabricFile(fabricOp, programIndex, result.fabric)))
     return failure();
   for (const pe::ProgramRun &run : result.fabric.placement)

@@ -43,28 +43,49 @@ std::string writeFile(const std::string &path,
   return {};
 }
 
+llvm::json::Object describeExport(const std::string &name, bool isFunction,
+                                  pe::ElemType type, bool isMutable,
+                                  const std::vector<pe::ElemType> &params) {
+  llvm::json::Object e{{"name", name}};
+  if (isFunction) {
+    e["kind"] = "function";
+    llvm::json::Array list;
+    for (pe::ElemType t : params)
+      list.push_back(elemTypeName(t));
+    e["params"] = std::move(list);
+  } else {
+    e["kind"] = "data";
+    e["type"] = elemTypeName(type);
+    e["mutable"] = isMutable;
+  }
+  return e;
+}
+
 llvm::json::Array exportsOf(const CompiledFabric &compiled) {
-  // Every program exports the same names (the layout's @export_name); the
-  // first program that has a symbol describes it.
+  // The layout's @export_name says what the host sees; a name a program
+  // exports that the layout does not declare is described from the first
+  // program's symbol.
   llvm::json::Array exports;
   llvm::StringSet<> seen;
+  for (const LayoutExport &e : compiled.exports) {
+    seen.insert(e.name);
+    // Writable only where every program's symbol is (a pointer to const
+    // keeps the host out even if the layout allows it).
+    bool isMutable = e.isMutable;
+    for (const CompiledProgram &program : compiled.programs)
+      for (const pe::Symbol &symbol : program.binary.symbols)
+        if (symbol.name == e.name && !symbol.isMutable)
+          isMutable = false;
+    exports.push_back(
+        describeExport(e.name, e.isFunction, e.type, isMutable, e.params));
+  }
   for (const CompiledProgram &program : compiled.programs)
     for (const pe::Symbol &symbol : program.binary.symbols) {
-      if (!seen.insert(symbol.name).second)
-        continue;
-      llvm::json::Object e{{"name", symbol.name}};
-      if (symbol.kind == pe::SymbolKind::Function) {
-        e["kind"] = "function";
-        llvm::json::Array params;
-        for (pe::ElemType t : symbol.params)
-          params.push_back(elemTypeName(t));
-        e["params"] = std::move(params);
-      } else {
-        e["kind"] = "data";
-        e["type"] = elemTypeName(symbol.elemType);
-        e["mutable"] = symbol.isMutable;
-      }
-      exports.push_back(std::move(e));
+      if (symbol.name.rfind("__", 0) == 0 || !seen.insert(symbol.name).second)
+        continue; // taken, or the loader's own (teardown handlers)
+      exports.push_back(describeExport(
+          symbol.name, symbol.kind == pe::SymbolKind::Function,
+          symbol.elemType, symbol.isMutable, symbol.params));
     }
   return exports;
 }

@@ -77,6 +77,14 @@ TaskHandle SdkRuntime::launch(const std::string &name,
                                       CommandStreamTask))
       ++done;
     return done == targets.size();
+  }, [&] {
+    size_t left = 0;
+    for (const Target &t : targets)
+      left += s.emulator->isTaskBlocked(t.x, t.y, CommandStreamTask);
+    const Target &first = targets[done];
+    return std::to_string(left) + " of " + std::to_string(targets.size()) +
+           " PEs have not called unblock_cmd_stream(), the first " +
+           s.describePE(first.x, first.y);
   });
   return {s.nextHandle++};
 }

@@ -24,7 +24,9 @@ struct SdkRuntime::State {
   const emulator::ExportInfo &exportOf(const char *what, uint32_t id) const;
   /// Runs the device until `until` holds; throws with the emulator's report
   /// on a fault, a stall or the cycle limit. `why` names the command.
-  void runUntil(const std::string &why, const std::function<bool()> &until);
+  /// `pending` says what the command still waits for, for the message.
+  void runUntil(const std::string &why, const std::function<bool()> &until,
+                const std::function<std::string()> &pending = nullptr);
   /// Runs `cycles` cycles (fewer if the device goes idle); throws on a fault.
   void runFor(const std::string &why, uint64_t cycles);
   std::string describePE(unsigned x, unsigned y) const;

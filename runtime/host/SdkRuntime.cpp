@@ -37,8 +37,9 @@ const emulator::ExportInfo &
 SdkRuntime::State::exportOf(const char *what, uint32_t id) const {
   if (id >= output.metadata.exports.size())
     throw HostError(std::string(what) + ": no symbol has ID " +
-                    std::to_string(id) + " (get_id gives IDs 0.." +
-                    std::to_string(output.metadata.exports.size()) + ")");
+                    std::to_string(id) + " (there are " +
+                    std::to_string(output.metadata.exports.size()) +
+                    " exported symbols, IDs from 0)");
   return output.metadata.exports[id];
 }
 
@@ -50,8 +51,9 @@ std::string SdkRuntime::State::describePE(unsigned x, unsigned y) const {
   return text;
 }
 
-void SdkRuntime::State::runUntil(const std::string &why,
-                                 const std::function<bool()> &until) {
+void SdkRuntime::State::runUntil(
+    const std::string &why, const std::function<bool()> &until,
+    const std::function<std::string()> &pending) {
   emulator::RunOutcome outcome =
       emulator->run(options.maxCyclesPerCommand, until);
   switch (outcome.status) {
@@ -61,9 +63,17 @@ void SdkRuntime::State::runUntil(const std::string &why,
     throw HostError(why + ": the device faulted: " +
                     emulator::formatFault(*emulator->getFault()));
   case emulator::RunStatus::Idle:
-  case emulator::RunStatus::Stalled:
-    throw HostError(why + " cannot finish: " +
-                    emulator::formatDeadlock(emulator->getDeadlock()));
+  case emulator::RunStatus::Stalled: {
+    emulator::DeadlockReport report = emulator->getDeadlock();
+    std::string text = why + " cannot finish: ";
+    if (pending)
+      text += pending() + "; ";
+    if (report.waits.empty() && report.wavelets.empty())
+      text += "the device has nothing left to do";
+    else
+      text += emulator::formatDeadlock(report);
+    throw HostError(text);
+  }
   case emulator::RunStatus::CycleLimit:
     throw HostError(why + " did not finish within " +
                     formatThousands(options.maxCyclesPerCommand) +

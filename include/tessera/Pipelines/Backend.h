@@ -39,9 +39,21 @@ struct CompiledProgram {
   pe::ProgramBinary binary;
 };
 
+/// A name the layout exports (`@export_name`): out.json's description of it
+/// comes from here, since the layout states the host's view (element
+/// signedness, whether the host may write it).
+struct LayoutExport {
+  std::string name;
+  bool isFunction = false;
+  pe::ElemType type = pe::ElemType::None; ///< data: the element type
+  bool isMutable = false;
+  std::vector<pe::ElemType> params; ///< functions
+};
+
 struct CompiledFabric {
   std::vector<CompiledProgram> programs;
   pe::FabricFile fabric;
+  std::vector<LayoutExport> exports;
 };
 
 /// Lowers every program of `module` (after the backend pipeline) and builds

@@ -1,6 +1,7 @@
 //===- ProgramTables.cpp - lay out code and fill a binary's tables -------===//
 
 #include "ProgramTables.h"
+#include "tessera/Conversion/CSLToPE/CSLToPE.h"
 #include "LoweringUtils.h"
 #include "tessera/Support/Format.h"
 
@@ -15,35 +16,6 @@ using namespace tessera;
 using namespace tessera::lowering;
 
 namespace {
-
-pe::ElemType toElemType(Type type) {
-  if (type.isF32())
-    return pe::ElemType::F32;
-  if (type.isF16())
-    return pe::ElemType::F16;
-  if (type.isBF16())
-    return pe::ElemType::BF16;
-  if (type.isInteger(1))
-    return pe::ElemType::Bool;
-  if (auto i = dyn_cast<IntegerType>(type)) {
-    bool u = i.isUnsigned();
-    switch (i.getWidth()) {
-    case 8:
-      return u ? pe::ElemType::U8 : pe::ElemType::I8;
-    case 16:
-      return u ? pe::ElemType::U16 : pe::ElemType::I16;
-    case 32:
-      return u ? pe::ElemType::U32 : pe::ElemType::I32;
-    case 64:
-      return u ? pe::ElemType::U64 : pe::ElemType::I64;
-    }
-  }
-  if (type.isIndex())
-    return pe::ElemType::U32;
-  if (isa<MemRefType>(type))
-    return pe::ElemType::U16; // a pointer: a 16-bit address
-  return pe::ElemType::None;
-}
 
 /// The file:line:col an instruction came from (the innermost file location
 /// of call-site, fused and named locations).
@@ -319,16 +291,16 @@ LogicalResult lowering::assembleProgram(
       symbol.kind = pe::SymbolKind::Function;
       symbol.address = functionAddress.lookup(f.getSymName());
       for (Type t : f.getArgumentTypes())
-        symbol.params.push_back(toElemType(t));
+        symbol.params.push_back(toPEElemType(t));
       binary.entryPoints.push_back(binary.symbols.size());
     } else if (auto g = dyn_cast_or_null<memref::GlobalOp>(target)) {
       symbol.address = ctx.globalAddress.lookup(g.getSymName());
-      symbol.elemType = toElemType(g.getType().getElementType());
+      symbol.elemType = toPEElemType(g.getType().getElementType());
       symbol.count = g.getType().getNumElements();
     } else if (auto p = dyn_cast_or_null<csl::PointerGlobalOp>(target)) {
       // The host reaches the array the pointer points to at load.
       auto type = cast<MemRefType>(p.getType());
-      symbol.elemType = toElemType(type.getElementType());
+      symbol.elemType = toPEElemType(type.getElementType());
       if (p.getTarget()) {
         symbol.address = ctx.globalAddress.lookup(*p.getTarget());
         if (auto t = ctx.symbols.lookup<memref::GlobalOp>(*p.getTarget()))
@@ -342,3 +314,33 @@ LogicalResult lowering::assembleProgram(
   }
   return success();
 }
+
+pe::ElemType tessera::toPEElemType(Type type) {
+  if (type.isF32())
+    return pe::ElemType::F32;
+  if (type.isF16())
+    return pe::ElemType::F16;
+  if (type.isBF16())
+    return pe::ElemType::BF16;
+  if (type.isInteger(1))
+    return pe::ElemType::Bool;
+  if (auto i = dyn_cast<IntegerType>(type)) {
+    bool u = i.isUnsigned();
+    switch (i.getWidth()) {
+    case 8:
+      return u ? pe::ElemType::U8 : pe::ElemType::I8;
+    case 16:
+      return u ? pe::ElemType::U16 : pe::ElemType::I16;
+    case 32:
+      return u ? pe::ElemType::U32 : pe::ElemType::I32;
+    case 64:
+      return u ? pe::ElemType::U64 : pe::ElemType::I64;
+    }
+  }
+  if (type.isIndex())
+    return pe::ElemType::U32;
+  if (isa<MemRefType>(type))
+    return pe::ElemType::U16; // a pointer: a 16-bit address
+  return pe::ElemType::None;
+}
+

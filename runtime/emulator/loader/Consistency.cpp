@@ -5,6 +5,7 @@
 
 #include "FileReading.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 
@@ -31,12 +32,27 @@ std::string disagreement(const LoadPaths &paths, const std::string &key,
 
 std::string boolText(bool value) { return value ? "true" : "false"; }
 
+/// Whether two element types are stored alike: the binary records storage
+/// (a CSL `u32` array is an i32 memref there), out.json the host's view.
+bool sameStorage(pe::ElemType a, pe::ElemType b) {
+  auto isFloat = [](pe::ElemType t) {
+    return t == pe::ElemType::F16 || t == pe::ElemType::BF16 ||
+           t == pe::ElemType::F32;
+  };
+  return pe::getElemTypeBytes(a) == pe::getElemTypeBytes(b) &&
+         isFloat(a) == isFloat(b);
+}
+
 bool matches(const ExportInfo &e, const pe::Symbol &s) {
   if (s.name != e.name || s.kind != e.kind)
     return false;
   if (e.kind == pe::SymbolKind::Function)
-    return s.params == e.params;
-  return s.elemType == e.type && s.isMutable == e.isMutable;
+    return s.params.size() == e.params.size() &&
+           std::equal(s.params.begin(), s.params.end(), e.params.begin(),
+                      sameStorage);
+  // The layout may keep the host from writing what the program could let
+  // it write, never the other way round.
+  return sameStorage(s.elemType, e.type) && (s.isMutable || !e.isMutable);
 }
 
 } // namespace

@@ -159,6 +159,15 @@ TEST_CASE("a program that fills PE memory exactly loads") {
   CHECK(loadOutputDirectory(dir.path()).error == "");
 }
 
+TEST_CASE("an export may be stricter than its symbol, or differ in sign") {
+  Sample sample = makeSample();
+  sample.json["exports"][0]["mutable"] = false; // the layout forbids writes
+  sample.json["exports"][0]["type"] = "i16";    // u16 storage
+  TempDir dir;
+  sample.write(dir.path());
+  CHECK(loadOutputDirectory(dir.path()).error == "");
+}
+
 TEST_CASE("every export is a symbol of some program") {
   Sample sample = makeSample();
   SECTION("an unknown name") {
@@ -166,13 +175,21 @@ TEST_CASE("every export is a symbol of some program") {
     CHECK(loadError(sample) == "D/out.json: 'exports[2]' 'shift' matches no "
                                "symbol of any program");
   }
-  SECTION("another element type") {
-    sample.json["exports"][0]["type"] = "i16";
+  SECTION("another element size") {
+    sample.json["exports"][0]["type"] = "i32";
     CHECK(loadError(sample) == "D/out.json: 'exports[0]' 'buf' matches no "
                                "symbol of any program");
   }
-  SECTION("another mutability") {
-    sample.json["exports"][0]["mutable"] = false;
+  SECTION("writable by the host where no program lets it") {
+    for (auto &binary : sample.binaries)
+      for (auto &symbol : binary.symbols)
+        if (symbol.name == "buf")
+          symbol.isMutable = false;
+    CHECK(loadError(sample) == "D/out.json: 'exports[0]' 'buf' matches no "
+                               "symbol of any program");
+  }
+  SECTION("a float type of the same size") {
+    sample.json["exports"][0]["type"] = "f16";
     CHECK(loadError(sample) == "D/out.json: 'exports[0]' 'buf' matches no "
                                "symbol of any program");
   }

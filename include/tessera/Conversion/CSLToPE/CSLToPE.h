@@ -26,6 +26,10 @@ mlir::LogicalResult lowerProgramToPE(csl::ProgramOp program,
                                      pe::ProgramBinary &binary,
                                      LoweringStats *stats = nullptr);
 
+/// The binary's element type for a value of `type` (a pointer/memref: a
+/// 16-bit address); None for types the binary cannot name.
+pe::ElemType toPEElemType(mlir::Type type);
+
 } // namespace tessera
 
 #endif // TESSERA_CONVERSION_CSLTOPE_CSLTOPE_H
