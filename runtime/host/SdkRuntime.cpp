@@ -164,3 +164,25 @@ const emulator::Emulator &SdkRuntime::getEmulator() const {
 uint64_t SdkRuntime::getCycle() const {
   return state->emulator ? state->emulator->getCycle() : 0;
 }
+
+std::vector<uint8_t> SdkRuntime::readSymbol(unsigned x, unsigned y,
+                                            const std::string &name) const {
+  if (!state->emulator)
+    throw HostError("read_symbol: the runtime is not loaded");
+  const emulator::OutputMetadata &m = state->output.metadata;
+  if (x >= m.rectWidth || y >= m.rectHeight)
+    throw HostError("read_symbol: PE (" + std::to_string(x) + ", " +
+                    std::to_string(y) + ") is outside the " +
+                    std::to_string(m.rectWidth) + "x" +
+                    std::to_string(m.rectHeight) + " rectangle");
+  const pe::Symbol *symbol = state->output.findSymbolAt(x, y, name);
+  if (!symbol || symbol->kind != pe::SymbolKind::Data)
+    throw HostError("read_symbol: " + state->describePE(x, y) +
+                    " does not export data named '" + name + "'");
+  std::vector<uint8_t> bytes(emulator::getSymbolBytes(*symbol));
+  if (state->emulator->readMemory(x, y, symbol->address, bytes) !=
+      emulator::MemoryStatus::Ok)
+    throw HostError("read_symbol: '" + name + "' lies outside " +
+                    state->describePE(x, y) + "'s memory");
+  return bytes;
+}

@@ -102,6 +102,13 @@ PYBIND11_MODULE(_runtime, m) {
              py::gil_scoped_release release;
              return r.launch(name, wordsOf(args)).id;
            })
+      .def("read_symbol",
+           [](const SdkRuntime &r, unsigned x, unsigned y,
+              const std::string &name) {
+             std::vector<uint8_t> bytes = r.readSymbol(x, y, name);
+             return py::bytes(reinterpret_cast<const char *>(bytes.data()),
+                              bytes.size());
+           })
       .def("is_task_done", [](const SdkRuntime &r, uint64_t handle) {
         return r.isTaskDone(TaskHandle{handle});
       });

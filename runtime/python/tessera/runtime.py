@@ -12,6 +12,7 @@ docs/HostRuntime.md describes what each call does on the emulator.
 """
 
 import enum
+import os
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from tessera import _runtime
 SdkRuntimeError = _runtime.HostError
 
 __all__ = ["SdkRuntime", "MemcpyDataType", "MemcpyOrder", "SdkRuntimeError",
-           "Task"]
+           "Task", "runtime_for"]
 
 
 class MemcpyDataType(enum.Enum):
@@ -63,6 +64,17 @@ _ARG_WORD = {
 }
 
 
+# The runtime most recently created for each output directory, so that
+# debugging tools given only the directory (cerebras.sdk.debug.debug_util)
+# can read the device's memory after the run.
+_LATEST = {}
+
+
+def runtime_for(bindir):
+    """The SdkRuntime last created for output directory `bindir`, or None."""
+    return _LATEST.get(os.path.realpath(str(bindir)))
+
+
 def _as_words(array, what):
     """The array's 32-bit words, without a copy where it is contiguous."""
     array = np.asarray(array)
@@ -94,6 +106,8 @@ class SdkRuntime:
         self._exports = {name: (is_fn, elem, mutable, params)
                          for name, is_fn, elem, mutable, params
                          in self._native.exports()}
+        self.bindir = str(bindir)
+        _LATEST[os.path.realpath(self.bindir)] = self
 
     def get_id(self, name):
         return self._native.get_id(name)
@@ -173,6 +187,17 @@ class SdkRuntime:
         words = np.array([_ARG_WORD[p](a) for p, a in zip(params, args)],
                          dtype=np.uint32)
         return Task(self, self._native.launch(name, words))
+
+    def call(self, name, args, nonblock=False):
+        """The raw form of launch: `args` are the 32-bit words themselves."""
+        words = np.asarray(args, dtype=np.uint32).reshape(-1)
+        return Task(self, self._native.launch(name, words))
+
+    def read_symbol(self, x, y, name, dtype=np.uint32):
+        """Exported data symbol `name` of PE (x, y) as a numpy array of
+        `dtype` (also after stop(), for debugging)."""
+        return np.frombuffer(self._native.read_symbol(int(x), int(y), name),
+                             dtype=dtype).copy()
 
     def is_task_done(self, task):
         return self._native.is_task_done(task._handle)

@@ -78,6 +78,12 @@ public:
   /// called `unblock_cmd_stream()`.
   TaskHandle launch(const std::string &name, std::span<const uint32_t> args);
 
+  /// The bytes of exported data symbol `name` on PE (x, y) of the
+  /// rectangle, as the device has them now (also after stop(), for
+  /// debugging tools). Throws if the PE does not export it.
+  std::vector<uint8_t> readSymbol(unsigned x, unsigned y,
+                                  const std::string &name) const;
+
   bool isTaskDone(TaskHandle handle) const;
   void taskWait(TaskHandle handle);
 
