@@ -26,9 +26,7 @@ struct Copy {
   MemcpyOrder order;
 
   uint64_t hostIndex(int64_t c, int64_t r, uint64_t e) const {
-    uint64_t w = region.width, h = region.height;
-    return order == MemcpyOrder::RowMajor ? (r * w + c) * elements + e
-                                          : (e * w + c) * h + r;
+    return host::hostIndex(order, region, elements, c, r, e);
   }
 };
 
@@ -42,27 +40,7 @@ Copy checkCopy(const SdkRuntime::State &s, const char *what, uint32_t id,
   if (symbol.kind != pe::SymbolKind::Data)
     throw HostError(std::string(what) + ": " + name +
                     " is a function; memcpy needs a data symbol");
-  const emulator::OutputMetadata &m = s.output.metadata;
-  if (region.width <= 0 || region.height <= 0 || region.x < 0 ||
-      region.y < 0 || region.x + region.width > m.rectWidth ||
-      region.y + region.height > m.rectHeight)
-    throw HostError(std::string(what) + ": the region at (" +
-                    std::to_string(region.x) + ", " +
-                    std::to_string(region.y) + ") of " +
-                    std::to_string(region.width) + "x" +
-                    std::to_string(region.height) +
-                    " PEs is not inside the " + std::to_string(m.rectWidth) +
-                    "x" + std::to_string(m.rectHeight) + " rectangle");
-  if (elements == 0)
-    throw HostError(std::string(what) + ": elem_per_pe must be positive");
-  uint64_t needed = uint64_t(region.width) * region.height * elements;
-  if (hostWords != needed)
-    throw HostError(std::string(what) + ": the host array has " +
-                    formatThousands(hostWords) + " elements; " +
-                    std::to_string(region.width) + "x" +
-                    std::to_string(region.height) + " PEs of " +
-                    formatThousands(elements) + " need " +
-                    formatThousands(needed));
+  checkRegion(what, s.output.metadata, region, elements, hostWords);
   if (toDevice && !symbol.isMutable)
     throw HostError(std::string(what) + ": " + name +
                     " is exported immutable; the host cannot write it");
@@ -104,6 +82,31 @@ void waitForRegion(SdkRuntime::State &s, const Copy &copy) {
 }
 
 } // namespace
+
+void host::checkRegion(const char *what, const emulator::OutputMetadata &m,
+                       const Region &region, uint64_t elements,
+                       size_t hostWords) {
+  if (region.width <= 0 || region.height <= 0 || region.x < 0 ||
+      region.y < 0 || region.x + region.width > m.rectWidth ||
+      region.y + region.height > m.rectHeight)
+    throw HostError(std::string(what) + ": the region at (" +
+                    std::to_string(region.x) + ", " +
+                    std::to_string(region.y) + ") of " +
+                    std::to_string(region.width) + "x" +
+                    std::to_string(region.height) +
+                    " PEs is not inside the " + std::to_string(m.rectWidth) +
+                    "x" + std::to_string(m.rectHeight) + " rectangle");
+  if (elements == 0)
+    throw HostError(std::string(what) + ": elem_per_pe must be positive");
+  uint64_t needed = uint64_t(region.width) * region.height * elements;
+  if (hostWords != needed)
+    throw HostError(std::string(what) + ": the host array has " +
+                    formatThousands(hostWords) + " elements; " +
+                    std::to_string(region.width) + "x" +
+                    std::to_string(region.height) + " PEs of " +
+                    formatThousands(elements) + " need " +
+                    formatThousands(needed));
+}
 
 TaskHandle SdkRuntime::memcpyH2D(uint32_t symbolId,
                                  std::span<const uint32_t> data, Region region,

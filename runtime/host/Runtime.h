@@ -32,6 +32,21 @@ struct SdkRuntime::State {
   std::string describePE(unsigned x, unsigned y) const;
 };
 
+/// Throws unless `region` lies in the rectangle, `elements` is positive and
+/// the host array has one word per element of the region.
+void checkRegion(const char *what, const emulator::OutputMetadata &metadata,
+                 const Region &region, uint64_t elements, size_t hostWords);
+
+/// The host word of element `e` of the PE at column `c`, row `r` of the
+/// region (docs/HostRuntime.md "Copy mode").
+inline uint64_t hostIndex(MemcpyOrder order, const Region &region,
+                          uint64_t elements, int64_t c, int64_t r,
+                          uint64_t e) {
+  uint64_t w = region.width, h = region.height;
+  return order == MemcpyOrder::RowMajor ? (r * w + c) * elements + e
+                                        : (e * w + c) * h + r;
+}
+
 } // namespace tessera::host
 
 #endif // TESSERA_HOST_RUNTIME_H

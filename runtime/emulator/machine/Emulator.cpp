@@ -380,3 +380,55 @@ bool Emulator::isMainThreadIdle(unsigned x, unsigned y) const {
   return !pe || (pe->state == MainState::Idle && pe->calls.empty() &&
                  state->readyTasks(*pe) == 0);
 }
+
+bool Emulator::deliver(unsigned x, unsigned y, Wavelet wavelet) {
+  PE *pe = state->findPE(x, y);
+  if (!pe || wavelet.color >= 32 ||
+      !state->network.deliverFromHost(x, y, wavelet))
+    return false;
+  pe->deliveredColors |= uint32_t(1) << wavelet.color;
+  state->wake(*pe);
+  return true;
+}
+
+void Emulator::captureColor(unsigned color) {
+  if (color >= 32 || (state->hostColors >> color & 1))
+    return;
+  state->hostColors |= uint32_t(1) << color;
+  // What PEs sent on the color before the host took it waits in their
+  // routers (which do not route it): it goes to the host first.
+  for (PE &pe : state->pes)
+    for (const Wavelet &w :
+         state->network.takeInjected(pe.coord.x, pe.coord.y, color)) {
+      pe.toHost.emplace_back(static_cast<uint8_t>(color), w.payload);
+      state->wake(pe); // its blocked fabout can go on
+    }
+}
+
+std::vector<uint32_t> Emulator::takeCaptured(unsigned x, unsigned y,
+                                             unsigned color, size_t max) {
+  std::vector<uint32_t> taken;
+  PE *pe = state->findPE(x, y);
+  if (!pe)
+    return taken;
+  auto kept = pe->toHost.begin();
+  for (auto it = pe->toHost.begin(); it != pe->toHost.end(); ++it) {
+    if (it->first == color && taken.size() < max)
+      taken.push_back(it->second);
+    else
+      *kept++ = *it;
+  }
+  pe->toHost.erase(kept, pe->toHost.end());
+  return taken;
+}
+
+size_t Emulator::getCapturedCount(unsigned x, unsigned y,
+                                  unsigned color) const {
+  const PE *pe = state->findPE(x, y);
+  if (!pe)
+    return 0;
+  size_t count = 0;
+  for (const auto &[c, payload] : pe->toHost)
+    count += c == color;
+  return count;
+}

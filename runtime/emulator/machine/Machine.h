@@ -46,6 +46,8 @@ struct Emulator::State {
   std::optional<PEFault> fault;
   std::vector<PrintedLine> printed;
   uint64_t cycle = 0;
+  /// Colors memcpy takes to the host (Emulator::captureColor).
+  uint32_t hostColors = 0;
   /// Something happened in the current cycle (an instruction, an element,
   /// a task switch, a wavelet taken, or time spent computing).
   bool progressed = false;

@@ -26,9 +26,9 @@ namespace {
 class PEPorts final : public DSDPorts {
 public:
   PEPorts(Network &network, PE &pe, const ProgramInfo &info, bool byQueue,
-          BlockedOn &blockedOn)
+          uint32_t hostColors, BlockedOn &blockedOn)
       : network(network), pe(pe), info(info), byQueue(byQueue),
-        blockedOn(blockedOn) {}
+        hostColors(hostColors), blockedOn(blockedOn) {}
 
   std::optional<uint32_t> popWavelet(const Descriptor &fabin) override {
     uint8_t color = colorOf(fabin, info.inputQueueColor);
@@ -58,6 +58,12 @@ public:
 
   bool pushWavelet(const Descriptor &fabout, uint32_t payload) override {
     uint8_t color = colorOf(fabout, info.outputQueueColor);
+    if (color < 32 && (hostColors >> color & 1) &&
+        !(pe.blockedOutputQueues >> fabout.queue & 1)) {
+      pe.toHost.emplace_back(color, payload); // memcpy's D2H stream
+      ++pe.counters.waveletsSent;
+      return true;
+    }
     if ((pe.blockedOutputQueues >> fabout.queue & 1) ||
         !network.inject(pe.coord.x, pe.coord.y,
                         Wavelet{payload, color, fabout.control, 0})) {
@@ -80,6 +86,7 @@ private:
   PE &pe;
   const ProgramInfo &info;
   bool byQueue;
+  uint32_t hostColors;
   BlockedOn &blockedOn;
 };
 
@@ -214,7 +221,7 @@ DSDProgress Emulator::State::advance(PE &pe, Flight &flight) {
   PEPorts ports(network, pe, programOf(pe),
                 model.getDataTaskSource() ==
                     target::DataTaskSource::InputQueue,
-                flight.blockedOn);
+                hostColors, flight.blockedOn);
   DSDContext context{pe.memory, pe.dsrs, pe.fifos, ports};
   DSDTrap trap;
   DSDProgress progress = engine.run(flight.op, context, trap, budget);

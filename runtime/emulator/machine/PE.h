@@ -148,6 +148,8 @@ struct PE {
   uint64_t tscSince = 0; ///< the cycle counting was last enabled
   uint16_t tscLatch[2] = {0, 0};
   std::string printLine;
+  /// Wavelets sent on host-bound colors (streaming D2H), in order.
+  std::vector<std::pair<uint8_t, uint32_t>> toHost;
 
   uint64_t pickerState = 0; ///< shuffle mode's xorshift state
   bool awake = false;

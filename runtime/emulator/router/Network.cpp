@@ -187,6 +187,49 @@ bool Network::inject(unsigned x, unsigned y, Wavelet wavelet) {
   return true;
 }
 
+bool Network::deliverFromHost(unsigned x, unsigned y, Wavelet wavelet) {
+  State &s = *state;
+  if (!s.checkPE("deliverFromHost", x, y) ||
+      !s.checkColor("deliverFromHost", x, y, wavelet.color))
+    return false;
+  uint32_t router = s.ensureRouter(s.indexOf(x, y));
+  uint32_t lane = s.ensureLane(router, wavelet.color);
+  const Buffer &queue = s.lanes[lane].buffers[DeliveryBuffer];
+  if (queue.count >= queue.capacity)
+    return false;
+  Entry &entry = s.push(s.lanes[lane], DeliveryBuffer);
+  entry.id = ++s.counters.injected;
+  entry.payload = wavelet.payload;
+  entry.color = wavelet.color;
+  entry.control = wavelet.control;
+  entry.advances = 0;
+  entry.reported = 0;
+  ++s.awaitingCE;
+  ++s.counters.delivered;
+  return true;
+}
+
+std::vector<Wavelet> Network::takeInjected(unsigned x, unsigned y,
+                                           unsigned color) {
+  State &s = *state;
+  std::vector<Wavelet> taken;
+  if (x >= s.width || y >= s.height || color >= MaxColors)
+    return taken;
+  uint32_t router = s.routerOf[s.indexOf(x, y)];
+  if (router == None)
+    return taken;
+  uint32_t lane = s.routers[router].laneOf[color];
+  if (lane == None)
+    return taken;
+  while (s.lanes[lane].buffers[RampPort].count) {
+    Entry entry = s.pop(s.lanes[lane], RampPort);
+    taken.push_back({entry.payload, entry.color, entry.control != 0, entry.id});
+    --s.inFlight;
+  }
+  s.refreshPending(lane);
+  return taken;
+}
+
 unsigned Network::getInjectSpace(unsigned x, unsigned y, unsigned color) const {
   std::optional<LaneView> view = state->viewLane(x, y, color);
   if (!view)

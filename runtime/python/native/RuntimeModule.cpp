@@ -97,6 +97,31 @@ PYBIND11_MODULE(_runtime, m) {
                                     : MemcpyOrder::ColMajor)
                 .id;
           })
+      .def("memcpy_h2d_stream",
+           [](SdkRuntime &r, unsigned color, const Words &data, int64_t x,
+              int64_t y, int64_t w, int64_t h, uint64_t elements,
+              bool rowMajor) {
+             py::gil_scoped_release release;
+             return r
+                 .memcpyH2DStream(color, wordsOf(data), Region{x, y, w, h},
+                                  elements,
+                                  rowMajor ? MemcpyOrder::RowMajor
+                                           : MemcpyOrder::ColMajor)
+                 .id;
+           })
+      .def("memcpy_d2h_stream",
+           [](SdkRuntime &r, Words &data, unsigned color, int64_t x,
+              int64_t y, int64_t w, int64_t h, uint64_t elements,
+              bool rowMajor) {
+             std::span<uint32_t> out(data.mutable_data(),
+                                     static_cast<size_t>(data.size()));
+             py::gil_scoped_release release;
+             return r
+                 .memcpyD2HStream(out, color, Region{x, y, w, h}, elements,
+                                  rowMajor ? MemcpyOrder::RowMajor
+                                           : MemcpyOrder::ColMajor)
+                 .id;
+           })
       .def("launch",
            [](SdkRuntime &r, const std::string &name, const Words &args) {
              py::gil_scoped_release release;

@@ -138,11 +138,13 @@ class SdkRuntime:
     def memcpy_h2d(self, dest, src, px, py, w, h, elem_per_pe,
                    streaming=False, data_type=MemcpyDataType.MEMCPY_32BIT,
                    order=MemcpyOrder.ROW_MAJOR, nonblock=False):
-        if streaming:
-            raise SdkRuntimeError(
-                "memcpy_h2d: streaming mode is not supported yet")
         bits32, row_major = self._flags(data_type, order, "memcpy_h2d")
         words = _as_words(src, "memcpy_h2d")
+        if streaming:
+            # `dest` is the color; every 32-bit word becomes a payload.
+            return Task(self, self._native.memcpy_h2d_stream(
+                int(dest), words, int(px), int(py), int(w), int(h),
+                int(elem_per_pe), row_major))
         return Task(self, self._native.memcpy_h2d(
             int(dest), words, int(px), int(py), int(w), int(h),
             int(elem_per_pe), bits32, row_major))
@@ -150,9 +152,6 @@ class SdkRuntime:
     def memcpy_d2h(self, dest, src, px, py, w, h, elem_per_pe,
                    streaming=False, data_type=MemcpyDataType.MEMCPY_32BIT,
                    order=MemcpyOrder.ROW_MAJOR, nonblock=False):
-        if streaming:
-            raise SdkRuntimeError(
-                "memcpy_d2h: streaming mode is not supported yet")
         bits32, row_major = self._flags(data_type, order, "memcpy_d2h")
         if not isinstance(dest, np.ndarray) or dest.dtype.itemsize != 4:
             raise SdkRuntimeError(
@@ -160,16 +159,19 @@ class SdkRuntime:
                 "elements (float32, int32 or uint32)")
         if not dest.flags.writeable:
             raise SdkRuntimeError("memcpy_d2h: the destination is read-only")
-        if dest.flags.c_contiguous:
-            words = dest.reshape(-1).view(np.uint32)
-            handle = self._native.memcpy_d2h(
+        direct = dest.flags.c_contiguous
+        words = (dest.reshape(-1).view(np.uint32) if direct
+                 else np.empty(dest.size, dtype=np.uint32))
+        if streaming:
+            # `src` is the color the PEs send on.
+            handle = self._native.memcpy_d2h_stream(
                 words, int(src), int(px), int(py), int(w), int(h),
-                int(elem_per_pe), bits32, row_major)
+                int(elem_per_pe), row_major)
         else:
-            words = np.empty(dest.size, dtype=np.uint32)
             handle = self._native.memcpy_d2h(
                 words, int(src), int(px), int(py), int(w), int(h),
                 int(elem_per_pe), bits32, row_major)
+        if not direct:
             dest[...] = words.view(dest.dtype).reshape(dest.shape)
         return Task(self, handle)
 

@@ -153,6 +153,17 @@ public:
   /// and waits until every PE has unblocked it (`unblock_cmd_stream`).
   bool isTaskBlocked(unsigned x, unsigned y, unsigned task) const;
   void setTaskBlocked(unsigned x, unsigned y, unsigned task, bool blocked);
+  /// Streaming H2D: puts a wavelet into PE (x, y)'s queue for its color, as
+  /// memcpy's routes deliver it; false when the queue is full.
+  bool deliver(unsigned x, unsigned y, Wavelet wavelet);
+  /// Streaming D2H: wavelets a PE's CE sends on `color` go to the host
+  /// instead of its router (memcpy routes that color off the rectangle);
+  /// each PE's are kept in order until taken.
+  void captureColor(unsigned color);
+  /// The wavelets PE (x, y) has sent to the host on `color`, removed.
+  std::vector<uint32_t> takeCaptured(unsigned x, unsigned y, unsigned color,
+                                     size_t max);
+  size_t getCapturedCount(unsigned x, unsigned y, unsigned color) const;
   /// No task or call runs on PE (x, y) and none is pending (a PE without a
   /// program is idle).
   bool isMainThreadIdle(unsigned x, unsigned y) const;

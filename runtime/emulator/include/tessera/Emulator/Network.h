@@ -155,6 +155,15 @@ public:
   bool inject(unsigned x, unsigned y, Wavelet wavelet);
   /// Free places in the inject buffer of `color` (0 on a bad call).
   unsigned getInjectSpace(unsigned x, unsigned y, unsigned color) const;
+  /// Puts a wavelet straight into the queue delivered to the CE of PE
+  /// (x, y) on its color, as memcpy's routes would (the host's streaming
+  /// H2D); numbered like injected ones. False when that queue is full (or
+  /// on a bad call).
+  bool deliverFromHost(unsigned x, unsigned y, Wavelet wavelet);
+  /// Removes and returns the wavelets the CE of PE (x, y) injected on
+  /// `color` that still wait in its router (e.g. on a color the router
+  /// does not route, before the host takes that color).
+  std::vector<Wavelet> takeInjected(unsigned x, unsigned y, unsigned color);
   /// The oldest wavelet delivered to the CE on `color`, removed.
   std::optional<Wavelet> pollDelivered(unsigned x, unsigned y, unsigned color);
   std::optional<Wavelet> peekDelivered(unsigned x, unsigned y,

@@ -73,6 +73,17 @@ public:
   TaskHandle memcpyD2H(std::span<uint32_t> data, uint32_t symbolId,
                        Region region, uint64_t elementsPerPE,
                        MemcpyDataType type, MemcpyOrder order);
+  /// Streaming mode: delivers each PE's `elementsPerPE` words, in order, as
+  /// wavelets of `color` to its CE (its data task or fabin takes them);
+  /// done when all are in the PEs' queues.
+  TaskHandle memcpyH2DStream(unsigned color, std::span<const uint32_t> data,
+                             Region region, uint64_t elementsPerPE,
+                             MemcpyOrder order);
+  /// Streaming mode: collects `elementsPerPE` wavelets each PE of the
+  /// region sends on `color` (which memcpy takes to the host).
+  TaskHandle memcpyD2HStream(std::span<uint32_t> data, unsigned color,
+                             Region region, uint64_t elementsPerPE,
+                             MemcpyOrder order);
   /// Calls exported function `name` on every PE of the rectangle with
   /// `args` (one 32-bit word each) and runs the device until every PE has
   /// called `unblock_cmd_stream()`.
