@@ -149,6 +149,45 @@ class SdkRuntime:
             int(dest), words, int(px), int(py), int(w), int(h),
             int(elem_per_pe), bits32, row_major))
 
+    def _broadcast(self, what, dest, src, px, py, w, h, elem_per_pe, rows,
+                   streaming, data_type, order):
+        """H2D of one set of elements per row (or column), replicated along
+        it: `src` is (h, 1, E) (or (1, w, E)) in `order`."""
+        words = _as_words(src, what)
+        count = int(h) if rows else int(w)
+        if words.size != count * int(elem_per_pe):
+            raise SdkRuntimeError(
+                f"{what}: the host array has {words.size} elements; "
+                f"{count} {'rows' if rows else 'columns'} of {elem_per_pe} "
+                f"need {count * int(elem_per_pe)}")
+        self._flags(data_type, order, what)
+        fortran = "F" if order == MemcpyOrder.COL_MAJOR else "C"
+        shape = (int(h), 1, int(elem_per_pe)) if rows else \
+            (1, int(w), int(elem_per_pe))
+        part = words.reshape(shape, order=fortran)
+        full = np.broadcast_to(part, (int(h), int(w), int(elem_per_pe)))
+        return self.memcpy_h2d(dest, full.ravel(order=fortran), px, py, w, h,
+                               elem_per_pe, streaming=streaming,
+                               data_type=data_type, order=order)
+
+    def memcpy_h2d_rowbcast(self, dest, src, px, py, w, h, elem_per_pe,
+                            streaming=False,
+                            data_type=MemcpyDataType.MEMCPY_32BIT,
+                            order=MemcpyOrder.ROW_MAJOR, nonblock=False):
+        """Every PE of row r of the region gets the row's elements."""
+        return self._broadcast("memcpy_h2d_rowbcast", dest, src, px, py, w,
+                               h, elem_per_pe, True, streaming, data_type,
+                               order)
+
+    def memcpy_h2d_colbcast(self, dest, src, px, py, w, h, elem_per_pe,
+                            streaming=False,
+                            data_type=MemcpyDataType.MEMCPY_32BIT,
+                            order=MemcpyOrder.ROW_MAJOR, nonblock=False):
+        """Every PE of column c of the region gets the column's elements."""
+        return self._broadcast("memcpy_h2d_colbcast", dest, src, px, py, w,
+                               h, elem_per_pe, False, streaming, data_type,
+                               order)
+
     def memcpy_d2h(self, dest, src, px, py, w, h, elem_per_pe,
                    streaming=False, data_type=MemcpyDataType.MEMCPY_32BIT,
                    order=MemcpyOrder.ROW_MAJOR, nonblock=False):
