@@ -4,6 +4,8 @@
 
 #include "tessera/Support/Format.h"
 
+#include <algorithm>
+
 using namespace tessera;
 using namespace tessera::host;
 
@@ -118,6 +120,18 @@ void SdkRuntime::load() {
                     phaseName(state->phase));
   state->emulator = std::make_unique<emulator::Emulator>(
       state->output, state->options.emulator);
+  // memcpy routes its D2H colors to the host before any command: what a PE
+  // sends on a color the layout routes nowhere goes to the host, to wait
+  // for the D2H that reads it (a color the layout routes elsewhere but not
+  // at that PE stays a routing error).
+  if (state->output.metadata.memcpy) {
+    std::vector<uint8_t> routed = state->output.layout.getRoutedColors();
+    unsigned colors = target::TargetModel::get(state->output.metadata.arch)
+                          .getNumRoutableColors();
+    for (unsigned c = 0; c < colors; ++c)
+      if (std::find(routed.begin(), routed.end(), c) == routed.end())
+        state->emulator->captureColor(c);
+  }
   state->phase = Phase::Loaded;
 }
 

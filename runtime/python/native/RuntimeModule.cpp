@@ -50,7 +50,8 @@ py::list describeExports(const SdkRuntime &runtime) {
 
 PYBIND11_MODULE(_runtime, m) {
   m.doc() = "Tessera's host runtime over the fabric emulator";
-  static py::exception<HostError> error(m, "HostError", PyExc_RuntimeError);
+  // Translates HostError thrown anywhere below into this Python class.
+  py::register_exception<HostError>(m, "HostError", PyExc_RuntimeError);
 
   py::class_<SdkRuntime>(m, "Runtime")
       .def(py::init([](const std::string &directory, uint64_t maxCycles) {

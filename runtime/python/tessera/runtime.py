@@ -234,11 +234,25 @@ class SdkRuntime:
         words = np.asarray(args, dtype=np.uint32).reshape(-1)
         return Task(self, self._native.launch(name, words))
 
-    def read_symbol(self, x, y, name, dtype=np.uint32):
+    _DTYPES = {"i8": np.int8, "u8": np.uint8, "i16": np.int16,
+               "u16": np.uint16, "i32": np.int32, "u32": np.uint32,
+               "f16": np.float16, "f32": np.float32, "bool": np.bool_}
+
+    def read_symbol(self, x, y, name, dtype=None):
         """Exported data symbol `name` of PE (x, y) as a numpy array of
-        `dtype` (also after stop(), for debugging)."""
-        return np.frombuffer(self._native.read_symbol(int(x), int(y), name),
-                             dtype=dtype).copy()
+        `dtype`, by default its own element type (also after stop(), for
+        debugging)."""
+        raw = self._native.read_symbol(int(x), int(y), name)
+        if dtype is None:
+            export = self._exports.get(name)
+            dtype = self._DTYPES.get(export[1], np.uint8) if export \
+                else np.uint8
+        dtype = np.dtype(dtype)
+        if len(raw) % dtype.itemsize:
+            raise SdkRuntimeError(
+                f"read_symbol: '{name}' has {len(raw)} bytes, not a whole "
+                f"number of {dtype} elements")
+        return np.frombuffer(raw, dtype=dtype).copy()
 
     def is_task_done(self, task):
         return self._native.is_task_done(task._handle)
