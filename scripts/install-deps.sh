@@ -23,6 +23,10 @@ packages=(
   pybind11-dev
   python3-dev
   python3-numpy
+  # Host scripts of the public CSL examples import these (docs/Conformance.md).
+  python3-scipy
+  python3-matplotlib
+  python3-pandas
 )
 
 missing=()
