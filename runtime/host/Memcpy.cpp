@@ -81,6 +81,19 @@ void waitForRegion(SdkRuntime::State &s, const Copy &copy) {
   });
 }
 
+/// Everything a copy checks, then the wait for the region's CEs.
+Copy prepareCopy(SdkRuntime::State &s, const char *what, uint32_t id,
+                 Region region, uint64_t elements, MemcpyDataType type,
+                 MemcpyOrder order, size_t hostWords, bool toDevice) {
+  Copy copy = checkCopy(s, what, id, region, elements, type, order,
+                        hostWords, toDevice);
+  for (int64_t r = 0; r < region.height; ++r)
+    for (int64_t c = 0; c < region.width; ++c)
+      (void)symbolOn(s, copy, region.x + c, region.y + r);
+  waitForRegion(s, copy);
+  return copy;
+}
+
 } // namespace
 
 void host::checkRegion(const char *what, const emulator::OutputMetadata &m,
@@ -113,12 +126,8 @@ TaskHandle SdkRuntime::memcpyH2D(uint32_t symbolId,
                                  uint64_t elementsPerPE, MemcpyDataType type,
                                  MemcpyOrder order) {
   State &s = *state;
-  Copy copy = checkCopy(s, "memcpy_h2d", symbolId, region, elementsPerPE,
-                        type, order, data.size(), true);
-  for (int64_t r = 0; r < region.height; ++r)
-    for (int64_t c = 0; c < region.width; ++c)
-      (void)symbolOn(s, copy, region.x + c, region.y + r);
-  waitForRegion(s, copy);
+  Copy copy = prepareCopy(s, "memcpy_h2d", symbolId, region, elementsPerPE,
+                          type, order, data.size(), true);
   std::vector<uint8_t> bytes(elementsPerPE * copy.bytes);
   for (int64_t r = 0; r < region.height; ++r) {
     for (int64_t c = 0; c < region.width; ++c) {
@@ -143,12 +152,8 @@ TaskHandle SdkRuntime::memcpyD2H(std::span<uint32_t> data, uint32_t symbolId,
                                  Region region, uint64_t elementsPerPE,
                                  MemcpyDataType type, MemcpyOrder order) {
   State &s = *state;
-  Copy copy = checkCopy(s, "memcpy_d2h", symbolId, region, elementsPerPE,
-                        type, order, data.size(), false);
-  for (int64_t r = 0; r < region.height; ++r)
-    for (int64_t c = 0; c < region.width; ++c)
-      (void)symbolOn(s, copy, region.x + c, region.y + r);
-  waitForRegion(s, copy);
+  Copy copy = prepareCopy(s, "memcpy_d2h", symbolId, region, elementsPerPE,
+                          type, order, data.size(), false);
   std::vector<uint8_t> bytes(elementsPerPE * copy.bytes);
   for (int64_t r = 0; r < region.height; ++r) {
     for (int64_t c = 0; c < region.width; ++c) {
