@@ -43,6 +43,31 @@ static Type elementTypeOf(Value dsd) {
   return {};
 }
 
+/// The element width of a memory DSD: that of its type, unless
+/// @set_dsd_base_addr moved it onto memory of another element type. A DSD
+/// takes the element type of the memory it addresses (public programs
+/// re-base a DSD made over an i16 dummy onto f32 arrays and run f32
+/// operations on it), so offsets and strides count that memory's elements.
+static int64_t memoryWidthOf(Value dsd) {
+  Value v = dsd;
+  while (Operation *op = v.getDefiningOp()) {
+    if (auto m = dyn_cast<csl::SetDSDBaseAddrOp>(op)) {
+      if (auto memref = dyn_cast<MemRefType>(m.getBase().getType()))
+        return widthOf(memref.getElementType());
+      break;
+    }
+    if (auto m = dyn_cast<csl::IncrementDSDOffsetOp>(op))
+      v = m.getDsd();
+    else if (auto m = dyn_cast<csl::SetDSDLengthOp>(op))
+      v = m.getDsd();
+    else if (auto m = dyn_cast<csl::SetDSDStrideOp>(op))
+      v = m.getDsd();
+    else
+      break;
+  }
+  return widthOf(elementTypeOf(dsd));
+}
+
 std::optional<unsigned> FunctionLowering::takeScratchDSR(OperandMode file) {
   unsigned f = fileIndex(file);
   if (nextScratchDSR[f] >= ctx.scratchDSRs[f].size())
@@ -129,7 +154,7 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
   if (auto m = dyn_cast<csl::Mem1dDSDOp>(op)) {
     emit(
         Opcode::DsrMem1d,
-        {dsr, Operand::imm(widthOf(elementTypeOf(dsd))),
+        {dsr, Operand::imm(widthOverride.value_or(widthOf(elementTypeOf(dsd)))),
          baseOperand(m.getBase()), useRegOrImm(m.getExtent(), false, at),
          m.getOffset() ? useRegOrImm(m.getOffset(), true, at) : Operand::imm(0),
          m.getStride() ? useRegOrImm(m.getStride(), true, at) : Operand::imm(1),
@@ -145,7 +170,8 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
       return emitError(at) << "this tensor access is not a linear function of "
                               "its indices, which no DSD can express";
     llvm::ArrayRef<int64_t> sizes = t.getSizes();
-    Operand width = Operand::imm(widthOf(elementTypeOf(dsd)));
+    Operand width =
+        Operand::imm(widthOverride.value_or(widthOf(elementTypeOf(dsd))));
     Operand wio = Operand::imm(t.getWaveletIndexOffset());
     if (sizes.size() == 1) {
       emit(Opcode::DsrMem1d,
@@ -185,7 +211,8 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
             ? *c.getWraparound()
             : (baseType.hasStaticShape() ? baseType.getNumElements() : 0);
     emit(Opcode::DsrCircbuf,
-         {dsr, Operand::imm(widthOf(elementTypeOf(dsd))),
+         {dsr,
+          Operand::imm(widthOverride.value_or(widthOf(elementTypeOf(dsd)))),
           baseOperand(c.getBase()), useRegOrImm(c.getExtent(), false, at),
           Operand::imm(wrap)},
          at);
@@ -240,11 +267,20 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
   if (auto m = dyn_cast<csl::IncrementDSDOffsetOp>(op)) {
     if (failed(buildDSD(m.getDsd(), file, index, loc)))
       return failure();
-    emit(Opcode::DsrIncOffset, {dsr, useRegOrImm(m.getOffset(), true, at)}, at);
+    // The offset counts elements of the DSD's memory (memoryWidthOf), which
+    // CSL's type argument names; a DSD kept in a variable has it in its DSR.
+    Operand offset = useRegOrImm(m.getOffset(), true, at);
+    emit(Opcode::DsrIncOffset, {dsr, offset}, at);
     return success();
   }
   if (auto m = dyn_cast<csl::SetDSDBaseAddrOp>(op)) {
-    if (failed(buildDSD(m.getDsd(), file, index, loc)))
+    // The DSD takes the element width of its new memory (memoryWidthOf).
+    std::optional<int64_t> outer = widthOverride;
+    if (!outer)
+      widthOverride = memoryWidthOf(dsd);
+    LogicalResult built = buildDSD(m.getDsd(), file, index, loc);
+    widthOverride = outer;
+    if (failed(built))
       return failure();
     emit(Opcode::DsrSetBase, {dsr, baseOperand(m.getBase())}, at);
     return success();
