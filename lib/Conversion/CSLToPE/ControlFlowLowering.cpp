@@ -239,8 +239,11 @@ LogicalResult FunctionLowering::lowerCall(Operation *op, StringRef callee,
          loc);
     spAdjust = 0;
   }
-  // Nothing lives in r0..r9 across a call.
+  // Nothing lives in r0..r9 across a call. The values that die at the call
+  // (its arguments) are gone with the rest: releasing their registers after
+  // the call would free the one the result is given below.
   freeRegs = AllocatableRegs;
+  deaths.erase(op);
   if (results.size() == 1 && isa<csl::DSDType>(results[0].getType())) {
     // The callee left its DSD in the return DSR: keep it in the frame.
     emit(Opcode::DsrStore,
