@@ -23,12 +23,6 @@ using namespace tessera::pipelines;
 
 namespace {
 
-std::string elemTypeName(pe::ElemType type) {
-  static const char *const names[] = {"none", "i8",  "u8",  "i16", "u16",
-                                      "i32",  "u32", "i64", "u64", "f16",
-                                      "bf16", "f32", "bool"};
-  return names[static_cast<unsigned>(type)];
-}
 
 std::string writeFile(const std::string &path,
                       const std::vector<uint8_t> &bytes) {
@@ -51,11 +45,11 @@ llvm::json::Object describeExport(const std::string &name, bool isFunction,
     e["kind"] = "function";
     llvm::json::Array list;
     for (pe::ElemType t : params)
-      list.push_back(elemTypeName(t));
+      list.push_back(std::string(pe::getElemTypeName(t)));
     e["params"] = std::move(list);
   } else {
     e["kind"] = "data";
-    e["type"] = elemTypeName(type);
+    e["type"] = std::string(pe::getElemTypeName(type));
     e["mutable"] = isMutable;
   }
   return e;

@@ -10,10 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Emulator/Emulator.h"
+#include "tessera/Support/Float16.h"
 #include "tessera/Support/Format.h"
 
 #include <bit>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -60,17 +60,6 @@ std::optional<DumpRequest> parseDump(const std::string &text) {
   return DumpRequest{unsigned(*x), unsigned(*y), symbol};
 }
 
-float halfToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h >> 15) << 31;
-  uint32_t exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
-  if (exponent == 0x1F)
-    return std::bit_cast<float>(sign | 0x7F800000u | mantissa << 13);
-  if (exponent == 0) {
-    float value = std::ldexp(float(mantissa), -24);
-    return sign ? -value : value;
-  }
-  return std::bit_cast<float>(sign | (exponent + 112) << 23 | mantissa << 13);
-}
 
 /// One element as text: integers in decimal, floats with enough digits to
 /// tell them apart.
@@ -93,11 +82,11 @@ std::string formatElement(pe::ElemType type, const uint8_t *bytes) {
     return raw ? "true" : "false";
   case pe::ElemType::F16:
     std::snprintf(buffer, sizeof buffer, "%.5g",
-                  double(halfToFloat(uint16_t(raw))));
+                  double(halfBitsToFloat(uint16_t(raw))));
     return buffer;
   case pe::ElemType::BF16:
     std::snprintf(buffer, sizeof buffer, "%.4g",
-                  double(std::bit_cast<float>(uint32_t(raw) << 16)));
+                  double(bfloat16BitsToFloat(uint16_t(raw))));
     return buffer;
   case pe::ElemType::F32:
     std::snprintf(buffer, sizeof buffer, "%.9g",

@@ -31,28 +31,5 @@ std::string FormatError::str() const {
   return "offset " + std::to_string(offset) + ": " + message;
 }
 
-unsigned getElemTypeBytes(ElemType type) {
-  switch (type) {
-  case ElemType::None:
-    return 0;
-  case ElemType::I8:
-  case ElemType::U8:
-  case ElemType::Bool:
-    return 1;
-  case ElemType::I16:
-  case ElemType::U16:
-  case ElemType::F16:
-  case ElemType::BF16:
-    return 2;
-  case ElemType::I32:
-  case ElemType::U32:
-  case ElemType::F32:
-    return 4;
-  case ElemType::I64:
-  case ElemType::U64:
-    return 8;
-  }
-  return 0;
-}
 
 } // namespace tessera::pe

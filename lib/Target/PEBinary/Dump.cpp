@@ -12,19 +12,17 @@ using namespace tessera::pe;
 
 namespace {
 
+/// A listing shows no type as "-".
+std::string_view elemTypeLabel(ElemType type) {
+  return type == ElemType::None ? "-" : getElemTypeName(type);
+}
+
 std::string hex(unsigned value, int digits = 4) {
   char buffer[16];
   std::snprintf(buffer, sizeof(buffer), "0x%0*x", digits, value);
   return buffer;
 }
 
-const char *getElemTypeName(ElemType type) {
-  static const char *const names[] = {"-",   "i8",  "u8",  "i16", "u16",
-                                      "i32", "u32", "i64", "u64", "f16",
-                                      "bf16", "f32", "bool"};
-  unsigned index = static_cast<unsigned>(type);
-  return index < NumElemTypes ? names[index] : "?";
-}
 
 std::string formatPorts(uint8_t set) {
   std::string text = "[";
@@ -71,24 +69,6 @@ std::string formatRouter(const RouterConfig &c) {
 
 } // namespace
 
-const char *pe::getTaskKindName(target::TaskKind kind) {
-  switch (kind) {
-  case target::TaskKind::Data:
-    return "data";
-  case target::TaskKind::Local:
-    return "local";
-  case target::TaskKind::Control:
-    return "control";
-  }
-  return "?";
-}
-
-const char *pe::getPortName(Port port) {
-  static const char *const names[] = {"west", "east", "south", "north",
-                                      "ramp"};
-  unsigned index = static_cast<unsigned>(port);
-  return index < 5 ? names[index] : "?";
-}
 
 
 std::string pe::dumpSymbols(const ProgramBinary &program) {
@@ -99,11 +79,11 @@ std::string pe::dumpSymbols(const ProgramBinary &program) {
     if (s.kind == SymbolKind::Function) {
       os << " fn(";
       for (size_t i = 0; i < s.params.size(); ++i)
-        os << (i ? ", " : "") << getElemTypeName(s.params[i]);
+        os << (i ? ", " : "") << elemTypeLabel(s.params[i]);
       os << ")\n";
       continue;
     }
-    os << " [" << s.count << "]" << getElemTypeName(s.elemType)
+    os << " [" << s.count << "]" << elemTypeLabel(s.elemType)
        << (s.isMutable ? " mutable" : "") << "\n";
   }
   return os.str();

@@ -19,9 +19,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-constexpr std::string_view ElemTypeNames[pe::NumElemTypes] = {
-    "none", "i8",  "u8",  "i16",  "u16", "i32", "u32",
-    "i64",  "u64", "f16", "bf16", "f32", "bool"};
 constexpr const char *TypeNameList =
     "a type name (i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, bool)";
 
@@ -29,11 +26,11 @@ constexpr const char *TypeNameList =
 std::optional<pe::ElemType> parseElemType(const Json &value) {
   if (!value.is_string())
     return std::nullopt;
-  const auto &name = value.get_ref<const std::string &>();
-  for (unsigned i = 1; i < pe::NumElemTypes; ++i)
-    if (name == ElemTypeNames[i])
-      return static_cast<pe::ElemType>(i);
-  return std::nullopt;
+  std::optional<pe::ElemType> type =
+      pe::parseElemTypeName(value.get_ref<const std::string &>());
+  if (type == pe::ElemType::None)
+    return std::nullopt;
+  return type;
 }
 
 bool toInt64(const Json &value, int64_t &out) {
@@ -285,10 +282,6 @@ std::string describeParseError(const std::string &what) {
 
 } // namespace
 
-std::string_view getElemTypeName(pe::ElemType type) {
-  unsigned index = static_cast<unsigned>(type);
-  return index < pe::NumElemTypes ? ElemTypeNames[index] : "none";
-}
 
 std::string parseOutputJson(std::string_view text, const std::string &path,
                             OutputJson &out) {

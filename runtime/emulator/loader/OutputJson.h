@@ -40,8 +40,6 @@ struct OutputJson {
 std::string parseOutputJson(std::string_view text, const std::string &path,
                             OutputJson &out);
 
-/// "i8" ... "bool" (what out.json and the SDK call the element types).
-std::string_view getElemTypeName(pe::ElemType type);
 
 } // namespace tessera::emulator::loader
 

@@ -28,13 +28,7 @@ std::span<const uint32_t> wordsOf(const Words &words) {
 /// The exports as (name, is_function, element type name, parameter type
 /// names), for the Python side's checks and argument packing.
 py::list describeExports(const SdkRuntime &runtime) {
-  static const char *const names[] = {"none", "i8",  "u8",  "i16", "u16",
-                                      "i32",  "u32", "i64", "u64", "f16",
-                                      "bf16", "f32", "bool"};
-  auto name = [](pe::ElemType t) {
-    unsigned i = static_cast<unsigned>(t);
-    return i < pe::NumElemTypes ? names[i] : "none";
-  };
+  auto name = [](pe::ElemType t) { return std::string(pe::getElemTypeName(t)); };
   py::list result;
   for (const emulator::ExportInfo &e : runtime.getOutput().metadata.exports) {
     py::list params;

@@ -18,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tessera::pe {
@@ -54,6 +55,10 @@ enum class ElemType : uint8_t {
 inline constexpr unsigned NumElemTypes = 13;
 /// Bytes of one element (Bool is one byte; None is 0).
 unsigned getElemTypeBytes(ElemType type);
+/// out.json's name of an element type: "none", "i8", ..., "f32", "bool".
+std::string_view getElemTypeName(ElemType type);
+/// The element type out.json names so, or none.
+std::optional<ElemType> parseElemTypeName(std::string_view name);
 /// "data", "local", "control".
 const char *getTaskKindName(target::TaskKind kind);
 
