@@ -43,6 +43,11 @@ struct Emulator::State {
                       std::greater<>>
       timers;
   DSDEngine engine;
+  /// Finished operations (~2 KB each), reused so that starting one does not
+  /// allocate.
+  std::vector<std::unique_ptr<machine::Flight>> spareFlights;
+  std::unique_ptr<machine::Flight> takeFlight();
+  void recycle(std::unique_ptr<machine::Flight> &flight);
   std::optional<PEFault> fault;
   std::vector<PrintedLine> printed;
   uint64_t cycle = 0;
@@ -74,6 +79,17 @@ struct Emulator::State {
   bool hasLeftovers() const;
 
   // Tasks.cpp
+  /// What the CE does with the control wavelet at the head of the delivery
+  /// queue of `color`, if there is one: the rule both takeControlWavelets
+  /// and the scheduler apply.
+  enum class ControlHead : uint8_t {
+    None,    ///< no control wavelet, or it must wait (gate, pending task)
+    Drop,    ///< entry point 31: taken and dropped
+    Take,    ///< activates its control task
+    NoEntry, ///< names a task with no entry: a fault
+  };
+  ControlHead classifyControlHead(const machine::PE &pe, unsigned color,
+                                  std::optional<Wavelet> &head) const;
   /// Control wavelets at the head of delivery queues activate their tasks;
   /// queues being flushed activate the teardown task once empty.
   void takeControlWavelets(machine::PE &pe);

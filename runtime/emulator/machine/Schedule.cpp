@@ -41,36 +41,20 @@ struct Need {
   }
 };
 
-/// A control wavelet takeControlWavelets would take in the PE's next turn
-/// is at the head of a delivery queue: a second one on a color (it takes
-/// one a turn), or one behind a gate that has just opened.
-bool hasControlToTake(const Network &network, const PE &pe,
-                      const ProgramInfo &info) {
-  for (uint32_t colors = pe.deliveredColors; colors; colors &= colors - 1) {
-    unsigned color = std::countr_zero(colors);
-    std::optional<Wavelet> head =
-        network.peekDelivered(pe.coord.x, pe.coord.y, color);
-    if (!head || !head->control)
-      continue;
-    uint8_t gate = info.gateOfColor[color];
-    if (gate != NoTask && (pe.blocked >> gate & 1))
-      continue;
-    unsigned task = control::getEntryPoint(head->payload);
-    if (task == control::NoEntryPoint || !info.kind[task] ||
-        !(pe.controlPending >> task & 1))
-      return true;
-  }
-  return false;
-}
-
 } // namespace
 
 void Emulator::State::reschedule(PE &pe) {
-  if (pe.state != MainState::Faulted &&
-      hasControlToTake(network, pe, programOf(pe))) {
-    wake(pe);
-    return;
-  }
+  // takeControlWavelets takes one control wavelet per color a turn: a PE
+  // with another one to take (or one behind a gate just opened) stays awake.
+  if (pe.state != MainState::Faulted)
+    for (uint32_t colors = pe.deliveredColors; colors; colors &= colors - 1) {
+      std::optional<Wavelet> head;
+      if (classifyControlHead(pe, std::countr_zero(colors), head) !=
+          ControlHead::None) {
+        wake(pe);
+        return;
+      }
+    }
   if (!hasWork(pe)) {
     // A call's last batch returned at once but its instructions run until
     // readyAt - 1: the clock must get there, as if each took its cycle.

@@ -31,45 +31,56 @@ std::optional<uint8_t> colorOfDataTask(const ProgramInfo &info,
 
 } // namespace
 
-void Emulator::State::takeControlWavelets(PE &pe) {
+Emulator::State::ControlHead
+Emulator::State::classifyControlHead(const PE &pe, unsigned color,
+                                     std::optional<Wavelet> &head) const {
+  head = network.peekDelivered(pe.coord.x, pe.coord.y, color);
+  if (!head || !head->control)
+    return ControlHead::None;
   const ProgramInfo &info = programOf(pe);
-  unsigned x = pe.coord.x, y = pe.coord.y;
+  uint8_t gate = info.gateOfColor[color];
+  if (gate != NoTask && (pe.blocked & bit(gate)))
+    return ControlHead::None;
+  unsigned task = control::getEntryPoint(head->payload);
+  if (task == control::NoEntryPoint)
+    return ControlHead::Drop;
+  if (!info.kind[task])
+    return ControlHead::NoEntry;
+  // Taken once the task has run with the previous argument.
+  return pe.controlPending & bit(task) ? ControlHead::None : ControlHead::Take;
+}
+
+void Emulator::State::takeControlWavelets(PE &pe) {
   for (uint32_t colors = pe.deliveredColors; colors;
        colors &= colors - 1) {
     unsigned color = std::countr_zero(colors);
-    std::optional<Wavelet> head = network.peekDelivered(x, y, color);
+    std::optional<Wavelet> head;
+    ControlHead action = classifyControlHead(pe, color, head);
     if (!head) {
       pe.deliveredColors &= ~(uint32_t(1) << color);
       continue;
     }
-    if (!head->control)
-      continue;
-    uint8_t gate = info.gateOfColor[color];
-    if (gate != NoTask && (pe.blocked & bit(gate)))
+    if (action == ControlHead::None)
       continue;
     unsigned task = control::getEntryPoint(head->payload);
-    if (task == control::NoEntryPoint) {
-      (void)network.pollDelivered(x, y, color);
-      ++pe.counters.waveletsReceived;
-      progressed = true;
-      continue;
-    }
-    if (!info.kind[task]) {
+    if (action == ControlHead::NoEntry) {
       fail(pe, pe.ce.pc,
            "a control wavelet on color " + std::to_string(color) +
                " activates task " + std::to_string(task) +
                ", which has no entry in the task table");
       return;
     }
-    if (pe.controlPending & bit(task))
-      continue; // taken once the task has run with the previous argument
-    (void)network.pollDelivered(x, y, color);
+    (void)network.pollDelivered(pe.coord.x, pe.coord.y, color);
     ++pe.counters.waveletsReceived;
-    pe.controlPending |= bit(task);
-    pe.controlArgs.emplace_back(static_cast<uint8_t>(task),
-                                static_cast<uint16_t>(head->payload));
     progressed = true;
+    if (action == ControlHead::Take) {
+      pe.controlPending |= bit(task);
+      pe.controlArgs.emplace_back(static_cast<uint8_t>(task),
+                                  static_cast<uint16_t>(head->payload));
+    }
   }
+  const ProgramInfo &info = programOf(pe);
+  unsigned x = pe.coord.x, y = pe.coord.y;
 
   // WSE-3 qflush: the teardown task runs once the queue is empty.
   for (uint8_t queues = pe.flushQueues; queues; queues &= queues - 1) {
