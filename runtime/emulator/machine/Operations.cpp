@@ -118,9 +118,28 @@ static void classify(Flight &flight, const pe::Instruction &inst,
   flight.interactive = fabric || fifo || flight.op.isMap();
 }
 
+std::unique_ptr<Flight> Emulator::State::takeFlight() {
+  if (spareFlights.empty())
+    return std::make_unique<Flight>();
+  std::unique_ptr<Flight> flight = std::move(spareFlights.back());
+  spareFlights.pop_back();
+  // start() rewrites the operation; the rest is set by startOperation,
+  // except what runWhole and advance set later.
+  flight->readyAt = 0;
+  flight->blockedOn = {};
+  return flight;
+}
+
+void Emulator::State::recycle(std::unique_ptr<Flight> &flight) {
+  // A few are enough: one per thread of the PE taking its turn.
+  if (flight && spareFlights.size() < 16)
+    spareFlights.push_back(std::move(flight));
+  flight.reset();
+}
+
 void Emulator::State::startOperation(PE &pe, const pe::Instruction &inst) {
   CEState &ce = pe.ce;
-  auto flight = std::make_unique<Flight>();
+  std::unique_ptr<Flight> flight = takeFlight();
   DSDTrap trap;
   if (!DSDEngine::start(flight->op, inst, ce, pe.dsrs, pe.fifos, trap)) {
     fail(pe, ce.pc, trap.message);
@@ -158,6 +177,7 @@ void Emulator::State::startOperation(PE &pe, const pe::Instruction &inst) {
     }
     if (pe.microthreads[ut]) {
       // Never two operations on one microthread: wait for it.
+      recycle(flight);
       pe.state = MainState::WaitThread;
       ++pe.counters.stallCycles;
       pe.readyAt = cycle + 1; // where runMainThread counts slept cycles from
@@ -185,6 +205,7 @@ void Emulator::State::startOperation(PE &pe, const pe::Instruction &inst) {
     pe.readyAt = flight->readyAt;
     pe.counters.busyCycles += flight->readyAt - cycle;
     progressed = true;
+    recycle(flight);
     return;
   }
   pe.operation = std::move(flight);
@@ -255,7 +276,7 @@ void Emulator::State::continueOperation(PE &pe) {
   case DSDStatus::Done:
     complete(pe, flight);
     ce.pc = flight.next;
-    pe.operation.reset();
+    recycle(pe.operation);
     pe.state = MainState::Running;
     pe.readyAt = cycle + 1;
     ++pe.counters.busyCycles;
@@ -326,7 +347,7 @@ void Emulator::State::runMicrothreads(PE &pe) {
         continue;
       }
       complete(pe, flight);
-      pe.microthreads[ut].reset();
+      recycle(pe.microthreads[ut]);
       progressed = true;
       continue;
     }
@@ -335,7 +356,7 @@ void Emulator::State::runMicrothreads(PE &pe) {
       return;
     if (status == DSDStatus::Done) {
       complete(pe, flight);
-      pe.microthreads[ut].reset();
+      recycle(pe.microthreads[ut]);
       progressed = true;
     }
   }
