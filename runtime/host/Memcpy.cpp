@@ -69,15 +69,18 @@ const pe::Symbol &symbolOn(const SdkRuntime::State &s, const Copy &copy,
   return *symbol;
 }
 
-/// Waits until no task runs on the region's PEs.
+/// Waits until no task runs on the region's PEs. The condition is checked
+/// every cycle, so it walks on from the first PE not seen idle yet rather
+/// than over the whole region each time.
 void waitForRegion(SdkRuntime::State &s, const Copy &copy) {
   const Region &r = copy.region;
+  uint64_t count = uint64_t(r.width) * r.height, done = 0;
   s.runUntil(copy.what, [&] {
-    for (int64_t y = r.y; y < r.y + r.height; ++y)
-      for (int64_t x = r.x; x < r.x + r.width; ++x)
-        if (!s.emulator->isMainThreadIdle(x, y))
-          return false;
-    return true;
+    while (done < count &&
+           s.emulator->isMainThreadIdle(r.x + done % r.width,
+                                        r.y + done / r.width))
+      ++done;
+    return done == count;
   });
 }
 

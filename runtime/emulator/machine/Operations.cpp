@@ -157,11 +157,14 @@ void Emulator::State::startOperation(PE &pe, const pe::Instruction &inst) {
     for (const pe::Operand &operand : inst.operands)
       if (std::optional<DSRId> id = dsrOf(operand)) {
         const Descriptor &d = pe.dsrs.get(*id);
-        if (d.kind == DSRKind::FabIn &&
-            network.getDeliveredCount(pe.coord.x, pe.coord.y, d.color) <=
-                model.getInputQueueDepth(d.queue))
-          network.setDeliveryQueueDepth(pe.coord.x, pe.coord.y, d.color,
-                                        model.getInputQueueDepth(d.queue));
+        if (d.kind != DSRKind::FabIn || d.color >= 32 ||
+            (pe.sizedColors >> d.color & 1))
+          continue;
+        if (network.getDeliveredCount(pe.coord.x, pe.coord.y, d.color) <=
+                model.getInputQueueDepth(d.queue) &&
+            network.setDeliveryQueueDepth(pe.coord.x, pe.coord.y, d.color,
+                                          model.getInputQueueDepth(d.queue)))
+          pe.sizedColors |= uint32_t(1) << d.color;
       }
 
   const ResolvedOptions &options = flight->op.getOptions();

@@ -125,6 +125,9 @@ struct PE {
   std::vector<std::pair<uint8_t, uint16_t>> controlArgs;
   /// Colors whose delivery queue may hold wavelets.
   uint32_t deliveredColors = 0;
+  /// WSE-2: colors whose delivery queue has taken the depth of the input
+  /// queue a fabin named (done once per color).
+  uint32_t sizedColors = 0;
   /// WSE-3 `qflush`: input queues whose emptiness activates task 29.
   uint8_t flushQueues = 0;
   /// Colors in teardown whose handler has not run yet.
