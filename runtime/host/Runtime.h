@@ -4,6 +4,7 @@
 
 #include "tessera/Host/SdkRuntime.h"
 
+#include <fstream>
 #include <optional>
 #include <string>
 
@@ -17,6 +18,11 @@ struct SdkRuntime::State {
   std::unique_ptr<emulator::Emulator> emulator;
   Phase phase = Phase::Created;
   uint64_t nextHandle = 1;
+  std::ofstream simLog;   ///< opened at the first simprint line
+  std::ofstream traceLog; ///< opened at load when tracing
+
+  /// Sends a simprint line where options say.
+  void print(const emulator::PrintedLine &line);
 
   /// Throws unless commands may be issued now.
   void requireRunning(const char *what) const;
@@ -40,8 +46,7 @@ void checkRegion(const char *what, const emulator::OutputMetadata &metadata,
 /// The host word of element `e` of the PE at column `c`, row `r` of the
 /// region (docs/HostRuntime.md "Copy mode").
 inline uint64_t hostIndex(MemcpyOrder order, const Region &region,
-                          uint64_t elements, int64_t c, int64_t r,
-                          uint64_t e) {
+                          uint64_t elements, int64_t c, int64_t r, uint64_t e) {
   uint64_t w = region.width, h = region.height;
   return order == MemcpyOrder::RowMajor ? (r * w + c) * elements + e
                                         : (e * w + c) * h + r;

@@ -5,6 +5,7 @@
 #include "tessera/Support/Format.h"
 
 #include <algorithm>
+#include <cstdio>
 
 using namespace tessera;
 using namespace tessera::host;
@@ -30,13 +31,12 @@ const char *phaseName(Phase phase) {
 void SdkRuntime::State::requireRunning(const char *what) const {
   if (phase == Phase::Running)
     return;
-  throw HostError(std::string(what) + ": the runtime is " +
-                  phaseName(phase) +
+  throw HostError(std::string(what) + ": the runtime is " + phaseName(phase) +
                   "; commands are issued between run() and stop()");
 }
 
-const emulator::ExportInfo &
-SdkRuntime::State::exportOf(const char *what, uint32_t id) const {
+const emulator::ExportInfo &SdkRuntime::State::exportOf(const char *what,
+                                                        uint32_t id) const {
   if (id >= output.metadata.exports.size())
     throw HostError(std::string(what) + ": no symbol has ID " +
                     std::to_string(id) + " (there are " +
@@ -53,9 +53,9 @@ std::string SdkRuntime::State::describePE(unsigned x, unsigned y) const {
   return text;
 }
 
-void SdkRuntime::State::runUntil(
-    const std::string &why, const std::function<bool()> &until,
-    const std::function<std::string()> &pending) {
+void SdkRuntime::State::runUntil(const std::string &why,
+                                 const std::function<bool()> &until,
+                                 const std::function<std::string()> &pending) {
   emulator::RunOutcome outcome =
       emulator->run(options.maxCyclesPerCommand, until);
   switch (outcome.status) {
@@ -78,8 +78,7 @@ void SdkRuntime::State::runUntil(
   }
   case emulator::RunStatus::CycleLimit:
     throw HostError(why + " did not finish within " +
-                    formatThousands(options.maxCyclesPerCommand) +
-                    " cycles");
+                    formatThousands(options.maxCyclesPerCommand) + " cycles");
   }
 }
 
@@ -88,6 +87,27 @@ void SdkRuntime::State::runFor(const std::string &why, uint64_t cycles) {
   if (outcome.status == emulator::RunStatus::Faulted)
     throw HostError(why + ": the device faulted: " +
                     emulator::formatFault(*emulator->getFault()));
+}
+
+void SdkRuntime::State::print(const emulator::PrintedLine &line) {
+  // Rectangle coordinates, as the SDK's sim.log shows them.
+  std::string text = "@" + std::to_string(line.cycle) + " PE(" +
+                     std::to_string(line.pe.x) + "," +
+                     std::to_string(line.pe.y) + "): " + line.text + "\n";
+  if (options.simprintToTerminal) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  }
+  if (options.simLogPath.empty())
+    return;
+  if (!simLog.is_open()) {
+    simLog.open(options.simLogPath);
+    if (!simLog) // reported once; the run goes on without its log
+      std::fprintf(stderr, "warning: cannot write simprint output to '%s'\n",
+                   options.simLogPath.c_str());
+  }
+  if (simLog)
+    simLog << text << std::flush;
 }
 
 SdkRuntime::SdkRuntime(const std::string &directory, RuntimeOptions options)
@@ -118,8 +138,20 @@ void SdkRuntime::load() {
   if (state->phase != Phase::Created)
     throw HostError(std::string("load: the runtime is already ") +
                     phaseName(state->phase));
-  state->emulator = std::make_unique<emulator::Emulator>(
-      state->output, state->options.emulator);
+  emulator::EmulatorOptions emulatorOptions = state->options.emulator;
+  if (!state->options.tracePath.empty()) {
+    state->traceLog.open(state->options.tracePath);
+    if (!state->traceLog)
+      throw HostError("load: cannot write the trace to '" +
+                      state->options.tracePath + "'");
+    emulatorOptions.trace = &state->traceLog;
+  }
+  State *s = state.get();
+  emulatorOptions.onPrint = [s](const emulator::PrintedLine &line) {
+    s->print(line);
+  };
+  state->emulator =
+      std::make_unique<emulator::Emulator>(state->output, emulatorOptions);
   // memcpy routes its D2H colors to the host before any command: what a PE
   // sends on a color the layout routes nowhere goes to the host, to wait
   // for the D2H that reads it (a color the layout routes elsewhere but not
@@ -189,10 +221,15 @@ std::vector<uint8_t> SdkRuntime::readSymbol(unsigned x, unsigned y,
                     std::to_string(y) + ") is outside the " +
                     std::to_string(m.rectWidth) + "x" +
                     std::to_string(m.rectHeight) + " rectangle");
-  const pe::Symbol *symbol = state->output.findSymbolAt(x, y, name);
-  if (!symbol || symbol->kind != pe::SymbolKind::Data)
+  const emulator::LoadedProgram *program = state->output.programAt(x, y);
+  std::optional<pe::Symbol> symbol =
+      program ? emulator::findReadableData(program->binary, name)
+              : std::nullopt;
+  if (!symbol)
     throw HostError("read_symbol: " + state->describePE(x, y) +
-                    " does not export data named '" + name + "'");
+                    " has no data named '" + name +
+                    "' (an exported symbol, or a global variable of a "
+                    "program compiled without -g0)");
   std::vector<uint8_t> bytes(emulator::getSymbolBytes(*symbol));
   if (state->emulator->readMemory(x, y, symbol->address, bytes) !=
       emulator::MemoryStatus::Ok)

@@ -290,8 +290,10 @@ class FakeRuntime:
             raise tessera.runtime.SdkRuntimeError(self.failure)
         data = self.symbols.get((x, y), {}).get(name)
         if data is None:
-            raise RuntimeError(f"read_symbol: PE ({x}, {y}) ('pe') does not "
-                               f"export data named '{name}'")
+            raise RuntimeError(f"read_symbol: PE ({x}, {y}) ('pe') has no "
+                               f"data named '{name}' (an exported symbol, or "
+                               f"a global variable of a program compiled "
+                               f"without -g0)")
         return np.frombuffer(data, dtype=dtype).copy()
 
 
@@ -493,7 +495,9 @@ class DebugUtilTest(unittest.TestCase):
                           "get_symbol: 'y' on PE (5, 2) is 6 bytes, not a "
                           "whole number of uint32 elements")
         self.assert_error(lambda: dbg.get_symbol(5, 2, "x_temp", np.float16),
-                          "get_symbol: PE (5, 2) exports no data named 'x_temp'")
+                          "get_symbol: PE (5, 2) has no data named 'x_temp' "
+                          "(an exported symbol, or a global variable of a "
+                          "program compiled without -g0)")
 
     def test_metadata_errors(self):
         path = os.path.join(self.dir, "out.json")

@@ -115,10 +115,11 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module,
   size_t instances = 0;
   for (pipelines::CompiledProgram &program : compiled.programs) {
     instances += program.instances.size();
-    // -g0: no line table and no file names.
+    // -g0: no line table, file names or variables.
     if (!options.debugInfo) {
       program.binary.lines.clear();
       program.binary.files.clear();
+      program.binary.variables.clear();
     }
   }
   stage("lowered " + llvm::Twine(instances) + " program instances to " +

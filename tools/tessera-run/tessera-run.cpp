@@ -16,6 +16,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -48,7 +49,8 @@ struct DumpRequest {
 /// "X,Y,SYMBOL".
 std::optional<DumpRequest> parseDump(const std::string &text) {
   size_t first = text.find(',');
-  size_t second = first == std::string::npos ? first : text.find(',', first + 1);
+  size_t second =
+      first == std::string::npos ? first : text.find(',', first + 1);
   if (second == std::string::npos)
     return std::nullopt;
   std::optional<uint64_t> x = parseNumber(text.substr(0, first));
@@ -59,7 +61,6 @@ std::optional<DumpRequest> parseDump(const std::string &text) {
     return std::nullopt;
   return DumpRequest{unsigned(*x), unsigned(*y), symbol};
 }
-
 
 /// One element as text: integers in decimal, floats with enough digits to
 /// tell them apart.
@@ -107,12 +108,14 @@ bool dump(const Emulator &emulator, const LoadedOutput &output,
               << " runs no program\n";
     return false;
   }
-  const pe::Symbol *symbol =
-      output.findSymbolAt(request.x, request.y, request.symbol);
-  if (!symbol || symbol->kind != pe::SymbolKind::Data) {
-    std::cerr << "tessera-run: error: --dump: '" << request.symbol
-              << "' is not an exported data symbol of " << where << " ('"
-              << output.programAt(request.x, request.y)->name << "')\n";
+  std::optional<pe::Symbol> symbol = findReadableData(
+      output.programAt(request.x, request.y)->binary, request.symbol);
+  if (!symbol) {
+    std::cerr << "tessera-run: error: --dump: " << where << " ('"
+              << output.programAt(request.x, request.y)->name
+              << "') has no data named '" << request.symbol
+              << "' (an exported symbol, or a global variable of a program "
+                 "compiled without -g0)\n";
     return false;
   }
   unsigned size = pe::getElemTypeBytes(symbol->elemType);
@@ -123,13 +126,14 @@ bool dump(const Emulator &emulator, const LoadedOutput &output,
               << "' lies outside the memory of " << where << "\n";
     return false;
   }
-  std::cout << request.symbol << "@(" << request.x << "," << request.y
-            << ") =";
+  std::cout << request.symbol << "@(" << request.x << "," << request.y << ") =";
   bool array = symbol->count != 1;
   if (array)
     std::cout << " [";
   for (uint32_t i = 0; i < symbol->count; ++i)
-    std::cout << (i ? ", " : array ? "" : " ")
+    std::cout << (i       ? ", "
+                  : array ? ""
+                          : " ")
               << formatElement(symbol->elemType, bytes.data() + i * size);
   std::cout << (array ? "]\n" : "\n");
   return true;
@@ -156,6 +160,7 @@ int main(int argc, char **argv) {
   uint64_t maxCycles = DefaultMaxCycles;
   EmulatorOptions options;
   std::vector<DumpRequest> dumps;
+  std::string tracePath;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](std::string_view flag) -> std::optional<std::string> {
@@ -165,7 +170,8 @@ int main(int argc, char **argv) {
     };
     if (arg == "--help" || arg == "-h") {
       std::cout << "usage: tessera-run OUT_DIR [--max-cycles=N] [--seed=N] "
-                   "[--dump=X,Y,SYMBOL]...\n";
+                   "[--picker=round-robin|lowest-id] [--dump=X,Y,SYMBOL]... "
+                   "[--trace=FILE]\n";
       return 0;
     }
     if (std::optional<std::string> v = value("--max-cycles")) {
@@ -186,6 +192,20 @@ int main(int argc, char **argv) {
         return usageError("invalid value '" + *v +
                           "' for '--dump': expected X,Y,SYMBOL");
       dumps.push_back(*request);
+    } else if (std::optional<std::string> v = value("--picker")) {
+      if (*v == "round-robin")
+        options.picker = PickerPolicy::RoundRobin;
+      else if (*v == "lowest-id")
+        options.picker = PickerPolicy::LowestID;
+      else
+        return usageError("invalid value '" + *v +
+                          "' for '--picker': expected round-robin or "
+                          "lowest-id");
+    } else if (std::optional<std::string> v = value("--trace")) {
+      if (v->empty())
+        return usageError("'--trace' needs a file name ('-' for standard "
+                          "output)");
+      tracePath = *v;
     } else if (!arg.empty() && arg[0] == '-') {
       return usageError("unknown option '" + arg + "'");
     } else if (directory.empty()) {
@@ -210,6 +230,15 @@ int main(int argc, char **argv) {
                         std::to_string(output.layout.getWidth()) + "x" +
                         std::to_string(output.layout.getHeight()) + ")");
 
+  std::ofstream traceFile;
+  if (tracePath == "-") {
+    options.trace = &std::cout;
+  } else if (!tracePath.empty()) {
+    traceFile.open(tracePath);
+    if (!traceFile)
+      return usageError("cannot write the trace to '" + tracePath + "'");
+    options.trace = &traceFile;
+  }
   options.onPrint = [](const PrintedLine &line) {
     std::cout << "[" << line.pe.x << "," << line.pe.y << "] " << line.text
               << "\n";

@@ -1,8 +1,8 @@
 //===- ProgramTables.cpp - lay out code and fill a binary's tables -------===//
 
 #include "ProgramTables.h"
-#include "tessera/Conversion/CSLToPE/CSLToPE.h"
 #include "LoweringUtils.h"
+#include "tessera/Conversion/CSLToPE/CSLToPE.h"
 #include "tessera/Support/Format.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -207,8 +207,16 @@ LogicalResult lowering::assembleProgram(
       if (address < dataEnd &&
           failed(writeInitialValue(g, binary.data, address)))
         return failure();
+      pe::ElemType type = toPEElemType(g.getType().getElementType());
+      if (type != pe::ElemType::None)
+        binary.variables.push_back(
+            {g.getSymName().str(), static_cast<uint16_t>(address), type,
+             static_cast<uint32_t>(g.getType().getNumElements())});
     } else if (auto p = dyn_cast<csl::PointerGlobalOp>(op)) {
       uint32_t address = ctx.globalAddress.lookup(p.getSymName());
+      binary.variables.push_back({p.getSymName().str(),
+                                  static_cast<uint16_t>(address),
+                                  pe::ElemType::U16, 1});
       if (p.getTarget() && address + 2 <= dataEnd) {
         uint32_t target = ctx.globalAddress.lookup(*p.getTarget());
         binary.data[address] = target & 0xFF;
@@ -343,4 +351,3 @@ pe::ElemType tessera::toPEElemType(Type type) {
     return pe::ElemType::U16; // a pointer: a 16-bit address
   return pe::ElemType::None;
 }
-

@@ -29,6 +29,7 @@ enum ProgramSection : uint16_t {
   EntryPoints = 9,
   Files = 10,
   Lines = 11,
+  Variables = 12,
 };
 
 /// Section kinds of a fabric file (Strings shares the number above).
@@ -46,6 +47,7 @@ inline constexpr size_t TaskEntrySize = 4;
 inline constexpr size_t QueueEntrySize = 4;
 inline constexpr size_t StartupEntrySize = 4;
 inline constexpr size_t LineEntrySize = 12;
+inline constexpr size_t VariableEntrySize = 12;
 inline constexpr size_t RunEntrySize = 8;
 inline constexpr size_t RouteEntrySize = 24;
 inline constexpr size_t ValueEntryMin = 12;

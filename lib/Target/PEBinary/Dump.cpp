@@ -2,10 +2,10 @@
 
 #include "tessera/Target/PEBinary/Dump.h"
 
-#include <cstdio>
 #include <algorithm>
-#include <tuple>
+#include <cstdio>
 #include <sstream>
+#include <tuple>
 
 using namespace tessera;
 using namespace tessera::pe;
@@ -22,7 +22,6 @@ std::string hex(unsigned value, int digits = 4) {
   std::snprintf(buffer, sizeof(buffer), "0x%0*x", digits, value);
   return buffer;
 }
-
 
 std::string formatPorts(uint8_t set) {
   std::string text = "[";
@@ -68,8 +67,6 @@ std::string formatRouter(const RouterConfig &c) {
 }
 
 } // namespace
-
-
 
 std::string pe::dumpSymbols(const ProgramBinary &program) {
   std::ostringstream os;
@@ -134,12 +131,18 @@ std::string pe::dumpRoutes(const FabricFile &fabric) {
 
 std::string pe::dumpProgram(const ProgramBinary &program) {
   std::ostringstream os;
-  os << "arch " << target::TargetModel::get(program.arch).getName()
-     << ", code " << program.code.size() * 2 << " bytes at "
-     << hex(program.codeAddress) << ", data " << program.data.size()
-     << " bytes at " << hex(program.dataAddress) << ", bss "
-     << program.bssSize << " bytes at " << hex(program.bssAddress) << "\n";
+  os << "arch " << target::TargetModel::get(program.arch).getName() << ", code "
+     << program.code.size() * 2 << " bytes at " << hex(program.codeAddress)
+     << ", data " << program.data.size() << " bytes at "
+     << hex(program.dataAddress) << ", bss " << program.bssSize << " bytes at "
+     << hex(program.bssAddress) << "\n";
   os << "\n" << dumpSymbols(program);
+  if (!program.variables.empty()) {
+    os << "\nvariables:\n";
+    for (const Variable &v : program.variables)
+      os << "  " << hex(v.address) << " " << v.name << " [" << v.count << "]"
+         << elemTypeLabel(v.elemType) << "\n";
+  }
   os << "\ntasks:\n";
   for (const TaskEntry &t : program.tasks)
     os << "  " << getTaskKindName(t.kind) << " " << unsigned(t.id) << " at "
@@ -175,7 +178,8 @@ std::string pe::dumpProgram(const ProgramBinary &program) {
     for (size_t i = 0; i < program.data.size(); i += 16) {
       os << "  " << hex(program.dataAddress + i) << ":";
       for (size_t j = i; j < std::min(i + 16, program.data.size()); ++j)
-        os << ' ' << digits[program.data[j] >> 4] << digits[program.data[j] & 15];
+        os << ' ' << digits[program.data[j] >> 4]
+           << digits[program.data[j] & 15];
       os << "\n";
     }
   }
@@ -184,12 +188,12 @@ std::string pe::dumpProgram(const ProgramBinary &program) {
   for (size_t word = 0; word < program.code.size();) {
     unsigned address = program.codeAddress + 2 * word;
     Instruction inst;
-    DecodeResult decoded = decode(program.code.data() + word,
-                                  program.code.size() - word, inst);
+    DecodeResult decoded =
+        decode(program.code.data() + word, program.code.size() - word, inst);
     os << "  " << hex(address) << ": ";
     if (!decoded) {
-      os << ".word " << hex(program.code[word]) << " ; cannot decode: "
-         << decoded.error->message << "\n";
+      os << ".word " << hex(program.code[word])
+         << " ; cannot decode: " << decoded.error->message << "\n";
       ++word;
       continue;
     }
@@ -223,10 +227,10 @@ std::string pe::dumpFabric(const FabricFile &fabric) {
     os << "  " << i << " " << fabric.programs[i] << "\n";
   os << "\nplacement:\n";
   for (const ProgramRun &run : fabric.placement)
-    os << "  (" << run.x << ", " << run.y << ") +" << run.length
-       << ": program " << run.program << "\n";
-  os << "\nroutes: " << fabric.routes.size() << " runs, values: "
-     << fabric.values.size() << "\n";
+    os << "  (" << run.x << ", " << run.y << ") +" << run.length << ": program "
+       << run.program << "\n";
+  os << "\nroutes: " << fabric.routes.size()
+     << " runs, values: " << fabric.values.size() << "\n";
   return os.str();
 }
 

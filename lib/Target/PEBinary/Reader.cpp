@@ -285,15 +285,14 @@ public:
       : ContainerReader(bytes) {}
 
   ReadResult<ProgramBinary> run() {
-    if (open(ProgramMagic, "program binary") && header() && code() &&
-        data() && memory() && symbols() && tasks() && queues() && startup() &&
-        entryPoints() && files() && lines())
+    if (open(ProgramMagic, "program binary") && header() && code() && data() &&
+        memory() && symbols() && tasks() && queues() && startup() &&
+        entryPoints() && files() && lines() && variables())
       return {std::move(p), std::nullopt};
     return {std::nullopt, error};
   }
 
 private:
-
   bool inCode(uint64_t address) const {
     return address % 2 == 0 && address >= p.codeAddress &&
            address < p.codeAddress + 2 * uint64_t(p.code.size());
@@ -554,6 +553,33 @@ private:
     return c->finish();
   }
 
+  bool variables() {
+    auto c = section(Variables, "variables");
+    if (!c)
+      return true;
+    uint32_t n;
+    if (!c->count(n, VariableEntrySize))
+      return false;
+    p.variables.resize(n);
+    for (Variable &v : p.variables) {
+      size_t at = c->offset();
+      uint8_t type, reserved;
+      if (!stringRef(*c, strings, v.name) || !c->u16(v.address) ||
+          !c->u8(type) || !c->u8(reserved) || !c->zero(reserved, at + 7) ||
+          !c->u32(v.count))
+        return false;
+      if (type == 0 || type >= NumElemTypes)
+        return c->fail(at + 6, "unknown element type " + std::to_string(type));
+      v.elemType = static_cast<ElemType>(type);
+      if (v.address + uint64_t(v.count) * getElemTypeBytes(v.elemType) >
+          MemoryBytes)
+        return c->fail(at + 4, "variable '" + v.name + "' at " +
+                                   hex(v.address) +
+                                   " ends beyond the 49152 bytes of PE memory");
+    }
+    return c->finish();
+  }
+
   size_t headerOffset = 0;
   ProgramBinary p;
 };
@@ -575,7 +601,6 @@ public:
   }
 
 private:
-
   bool header() {
     auto c = section(FabricHeader, "fabric header", true);
     if (!c)

@@ -151,6 +151,16 @@ std::vector<uint8_t> writeProgram(const ProgramBinary &p) {
     lines.u16(0);
   }
 
+  ByteWriter variables;
+  variables.u32(static_cast<uint32_t>(p.variables.size()));
+  for (const Variable &v : p.variables) {
+    variables.u32(strings.add(v.name));
+    variables.u16(v.address);
+    variables.u8(static_cast<uint8_t>(v.elemType));
+    variables.u8(0);
+    variables.u32(v.count);
+  }
+
   // Strings come before the tables that refer to them.
   sections.emplace_back(Strings, strings.serialize());
   sections.emplace_back(Symbols, std::move(symbols.bytes));
@@ -160,6 +170,8 @@ std::vector<uint8_t> writeProgram(const ProgramBinary &p) {
   sections.emplace_back(EntryPoints, std::move(entries.bytes));
   sections.emplace_back(Files, std::move(files.bytes));
   sections.emplace_back(Lines, std::move(lines.bytes));
+  if (!p.variables.empty())
+    sections.emplace_back(Variables, std::move(variables.bytes));
   return assemble(ProgramMagic, std::move(sections));
 }
 

@@ -1,7 +1,8 @@
 //===- SymbolLookup.cpp - exported symbols by name, for the host ----------===//
 //
-// Programs export a handful of symbols, so a linear search is as fast as an
-// index and needs nothing kept in step with the binary.
+// Programs export a handful of symbols and host reads of debug variables are
+// rare, so a linear search is as fast as an index and needs nothing kept in
+// step with the binary.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +42,24 @@ const pe::Symbol *findEntryPoint(const pe::ProgramBinary &program,
     if (index < program.symbols.size() && program.symbols[index].name == name)
       return &program.symbols[index];
   return nullptr;
+}
+
+std::optional<pe::Symbol> findReadableData(const pe::ProgramBinary &program,
+                                           std::string_view name) {
+  if (const pe::Symbol *symbol =
+          findSymbol(program, name, pe::SymbolKind::Data))
+    return *symbol;
+  for (const pe::Variable &variable : program.variables) {
+    if (variable.name != name)
+      continue;
+    pe::Symbol symbol;
+    symbol.name = variable.name;
+    symbol.address = variable.address;
+    symbol.elemType = variable.elemType;
+    symbol.count = variable.count;
+    return symbol;
+  }
+  return std::nullopt;
 }
 
 uint64_t getSymbolBytes(const pe::Symbol &symbol) {

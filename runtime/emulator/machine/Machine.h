@@ -127,6 +127,13 @@ struct Emulator::State {
 
   // Deadlock.cpp
   DeadlockReport describeWaits() const;
+
+  // Trace.cpp
+  /// Writes "cycle C PE (x, y): WHAT [at FILE:LINE:COL]" to options.trace;
+  /// callers test options.trace first so that building WHAT costs nothing
+  /// in untraced runs.
+  void trace(const machine::PE &pe, std::optional<uint32_t> pc,
+             const std::string &what) const;
 };
 
 } // namespace tessera::emulator

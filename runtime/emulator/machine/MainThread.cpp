@@ -19,8 +19,7 @@ namespace {
 constexpr uint64_t ScalarBatch = 64;
 
 /// The number a TaskRef operand names, or none if it is not 0..63.
-std::optional<unsigned> taskRefValue(const pe::Operand &op,
-                                     const CEState &ce) {
+std::optional<unsigned> taskRefValue(const pe::Operand &op, const CEState &ce) {
   uint32_t value = op.mode == pe::OperandMode::Reg ? ce.r[op.value & 15]
                                                    : uint32_t(op.value);
   if (value >= NumTaskIDs)
@@ -109,6 +108,8 @@ void Emulator::State::runMainThread(PE &pe) {
         pe.operation->op.setMapResult(pe.ce.r[0]);
         pe.state = MainState::Operation;
       } else {
+        if (options.trace)
+          trace(pe, std::nullopt, "call returns");
         pe.state = MainState::Idle;
         pe.activity = {};
       }
@@ -121,8 +122,8 @@ void Emulator::State::runMainThread(PE &pe) {
   }
 
   const DecodedInst *decoded = info.code.lookup(pe.ce.pc);
-  const pe::Instruction *inst = decoded ? info.code.getInstruction(*decoded)
-                                        : nullptr;
+  const pe::Instruction *inst =
+      decoded ? info.code.getInstruction(*decoded) : nullptr;
   if (!inst) {
     fail(pe, pe.ce.pc, "no instruction the PE model executes at this address");
     return;
@@ -141,6 +142,8 @@ void Emulator::State::runMainThread(PE &pe) {
                " is not in 0..63");
       return;
     }
+    if (options.trace)
+      trace(pe, ce.pc, "activates task " + std::to_string(*task));
     activate(pe, *task);
     break;
   }
@@ -161,6 +164,12 @@ void Emulator::State::runMainThread(PE &pe) {
                std::to_string(limit - 1));
       return;
     }
+    if (options.trace)
+      trace(pe, ce.pc,
+            std::string(inst->opcode == pe::Opcode::Block     ? "blocks "
+                        : inst->opcode == pe::Opcode::Unblock ? "unblocks "
+                                                              : "flushes ") +
+                std::string(blockSpaceName(space)) + " " + std::to_string(id));
     if (inst->opcode == pe::Opcode::QueueFlush)
       pe.flushQueues |= uint8_t(1u << id);
     else
@@ -172,6 +181,9 @@ void Emulator::State::runMainThread(PE &pe) {
       fail(pe, ce.pc, "texit outside a task (in a call that must return)");
       return;
     }
+    if (options.trace)
+      trace(pe, std::nullopt,
+            "task " + std::to_string(pe.activity.task) + " ends");
     ++pe.counters.instructions;
     ++pe.counters.busyCycles;
     pe.state = MainState::Idle;

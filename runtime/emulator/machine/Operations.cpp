@@ -188,6 +188,10 @@ void Emulator::State::startOperation(PE &pe, const pe::Instruction &inst) {
     }
     if (!flight->interactive && !runWhole(pe, *flight))
       return;
+    if (this->options.trace)
+      trace(pe, ce.pc,
+            std::string(pe::getInstInfo(inst.opcode)->mnemonic) +
+                " starts on microthread " + std::to_string(ut));
     pe.microthreads[ut] = std::move(flight);
     pe.state = MainState::Running;
     ce.pc = pe.microthreads[ut]->next;
@@ -243,8 +247,7 @@ DSDProgress Emulator::State::advance(PE &pe, Flight &flight) {
     budget = detail::Unbounded;
   flight.blockedOn = {};
   PEPorts ports(network, pe, programOf(pe),
-                model.getDataTaskSource() ==
-                    target::DataTaskSource::InputQueue,
+                model.getDataTaskSource() == target::DataTaskSource::InputQueue,
                 hostColors, flight.blockedOn);
   DSDContext context{pe.memory, pe.dsrs, pe.fifos, ports};
   DSDTrap trap;
@@ -263,6 +266,18 @@ DSDProgress Emulator::State::advance(PE &pe, Flight &flight) {
 
 void Emulator::State::complete(PE &pe, Flight &flight) {
   const ResolvedOptions &options = flight.op.getOptions();
+  if (this->options.trace &&
+      (options.async || options.activate || options.unblock)) {
+    std::string what = options.async ? "async operation on microthread " +
+                                           std::to_string(options.microthread) +
+                                           " completes"
+                                     : std::string("operation completes");
+    if (options.activate)
+      what += ", activates task " + std::to_string(*options.activate);
+    if (options.unblock)
+      what += ", unblocks task " + std::to_string(*options.unblock);
+    trace(pe, flight.pc, what);
+  }
   if (options.activate)
     activate(pe, *options.activate);
   if (options.unblock)

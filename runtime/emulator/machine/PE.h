@@ -57,11 +57,11 @@ struct ProgramInfo {
 
 /// What the main thread is doing.
 enum class MainState : uint8_t {
-  Idle,        ///< between tasks: the picker runs
-  Running,     ///< executing instructions
-  Operation,   ///< a synchronous DSD operation (or map) is in progress
-  WaitThread,  ///< an async operation waits for its microthread to be free
-  Faulted,     ///< stopped for good
+  Idle,       ///< between tasks: the picker runs
+  Running,    ///< executing instructions
+  Operation,  ///< a synchronous DSD operation (or map) is in progress
+  WaitThread, ///< an async operation waits for its microthread to be free
+  Faulted,    ///< stopped for good
 };
 
 /// What the main thread runs: a task, or a top-level call (start-up code,
@@ -155,6 +155,7 @@ struct PE {
   std::vector<std::pair<uint8_t, uint32_t>> toHost;
 
   uint64_t pickerState = 0; ///< shuffle mode's xorshift state
+  uint8_t lastPicked = 63;  ///< round-robin mode: the task picked last
   bool awake = false;
   /// The cycle a timer wakes it at, 0 for none (docs/Emulator.md, "The
   /// clock and its cycle").

@@ -10,6 +10,7 @@
 #include "Machine.h"
 
 #include <bit>
+#include <cstdio>
 #include <type_traits>
 
 using namespace tessera;
@@ -20,9 +21,14 @@ namespace {
 
 uint64_t bit(unsigned id) { return uint64_t(1) << id; }
 
+std::string hexWord(uint32_t value) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "0x%08x", value);
+  return buffer;
+}
+
 /// The color a data task receives on.
-std::optional<uint8_t> colorOfDataTask(const ProgramInfo &info,
-                                       unsigned task) {
+std::optional<uint8_t> colorOfDataTask(const ProgramInfo &info, unsigned task) {
   for (unsigned c = 0; c < info.dataTaskOfColor.size(); ++c)
     if (info.dataTaskOfColor[c] == task)
       return static_cast<uint8_t>(c);
@@ -51,8 +57,7 @@ Emulator::State::classifyControlHead(const PE &pe, unsigned color,
 }
 
 void Emulator::State::takeControlWavelets(PE &pe) {
-  for (uint32_t colors = pe.deliveredColors; colors;
-       colors &= colors - 1) {
+  for (uint32_t colors = pe.deliveredColors; colors; colors &= colors - 1) {
     unsigned color = std::countr_zero(colors);
     std::optional<Wavelet> head;
     ControlHead action = classifyControlHead(pe, color, head);
@@ -122,6 +127,8 @@ bool Emulator::State::pickWork(PE &pe) {
       ce.r[i] = call.args[i];
     ce.r[14] = ce.r[15] = TopLevelReturn;
     ce.pc = call.address;
+    if (options.trace)
+      trace(pe, call.address, "call starts");
     pe.activity = {true, NoTask, call.address};
     pe.state = MainState::Running;
     pe.readyAt = cycle + target::TargetModel::getTaskSwitchCycles();
@@ -133,13 +140,19 @@ bool Emulator::State::pickWork(PE &pe) {
   if (!ready)
     return false;
   unsigned task = std::countr_zero(ready);
+  if (options.picker == PickerPolicy::RoundRobin && pe.lastPicked < 63) {
+    // The first ready ID above the last one picked, else the lowest.
+    uint64_t above = ready & (~uint64_t(0) << (pe.lastPicked + 1));
+    if (above)
+      task = std::countr_zero(above);
+  }
   if (options.shuffleSeed) {
     // xorshift64: which of the ready tasks, uniformly.
     pe.pickerState ^= pe.pickerState << 13;
     pe.pickerState ^= pe.pickerState >> 7;
     pe.pickerState ^= pe.pickerState << 17;
-    unsigned skip = static_cast<unsigned>(pe.pickerState %
-                                          std::popcount(ready));
+    unsigned skip =
+        static_cast<unsigned>(pe.pickerState % std::popcount(ready));
     for (; skip; --skip)
       ready &= ready - 1;
     task = std::countr_zero(ready);
@@ -183,6 +196,14 @@ bool Emulator::State::pickWork(PE &pe) {
     pe.activated &= ~bit(task);
     break;
   }
+  if (options.trace) {
+    std::string what = "task " + std::to_string(task) + " (" +
+                       pe::getTaskKindName(*info.kind[task]) + ") starts";
+    if (*info.kind[task] == target::TaskKind::Data)
+      what += ", argument " + hexWord(ce.r[0]);
+    trace(pe, info.entry[task], what);
+  }
+  pe.lastPicked = static_cast<uint8_t>(task);
   ce.pc = info.entry[task];
   pe.activity = {false, static_cast<uint8_t>(task), info.entry[task]};
   pe.state = MainState::Running;

@@ -28,7 +28,9 @@ std::span<const uint32_t> wordsOf(const Words &words) {
 /// The exports as (name, is_function, element type name, parameter type
 /// names), for the Python side's checks and argument packing.
 py::list describeExports(const SdkRuntime &runtime) {
-  auto name = [](pe::ElemType t) { return std::string(pe::getElemTypeName(t)); };
+  auto name = [](pe::ElemType t) {
+    return std::string(pe::getElemTypeName(t));
+  };
   py::list result;
   for (const emulator::ExportInfo &e : runtime.getOutput().metadata.exports) {
     py::list params;
@@ -48,12 +50,18 @@ PYBIND11_MODULE(_runtime, m) {
   py::register_exception<HostError>(m, "HostError", PyExc_RuntimeError);
 
   py::class_<SdkRuntime>(m, "Runtime")
-      .def(py::init([](const std::string &directory, uint64_t maxCycles) {
+      .def(py::init([](const std::string &directory, uint64_t maxCycles,
+                       const std::string &simLog, bool simprintToTerminal,
+                       const std::string &trace) {
              RuntimeOptions options;
              options.maxCyclesPerCommand = maxCycles;
+             options.simLogPath = simLog;
+             options.simprintToTerminal = simprintToTerminal;
+             options.tracePath = trace;
              return std::make_unique<SdkRuntime>(directory, options);
            }),
-           py::arg("directory"), py::arg("max_cycles"))
+           py::arg("directory"), py::arg("max_cycles"), py::arg("sim_log"),
+           py::arg("simprint_to_terminal"), py::arg("trace"))
       .def("get_id", &SdkRuntime::getId)
       .def("load", &SdkRuntime::load)
       .def("run", &SdkRuntime::run)
@@ -62,52 +70,46 @@ PYBIND11_MODULE(_runtime, m) {
       .def("params",
            [](const SdkRuntime &r) { return r.getOutput().metadata.params; })
       .def("cycle", &SdkRuntime::getCycle)
-      .def(
-          "memcpy_h2d",
-          [](SdkRuntime &r, uint32_t id, const Words &data, int64_t x,
-             int64_t y, int64_t w, int64_t h, uint64_t elements, bool bits32,
-             bool rowMajor) {
-            py::gil_scoped_release release;
-            return r
-                .memcpyH2D(id, wordsOf(data), Region{x, y, w, h}, elements,
-                           bits32 ? MemcpyDataType::Bits32
-                                  : MemcpyDataType::Bits16,
-                           rowMajor ? MemcpyOrder::RowMajor
-                                    : MemcpyOrder::ColMajor)
-                .id;
-          })
-      .def(
-          "memcpy_d2h",
-          [](SdkRuntime &r, Words &data, uint32_t id, int64_t x, int64_t y,
-             int64_t w, int64_t h, uint64_t elements, bool bits32,
-             bool rowMajor) {
-            std::span<uint32_t> out(data.mutable_data(),
-                                    static_cast<size_t>(data.size()));
-            py::gil_scoped_release release;
-            return r
-                .memcpyD2H(out, id, Region{x, y, w, h}, elements,
-                           bits32 ? MemcpyDataType::Bits32
-                                  : MemcpyDataType::Bits16,
-                           rowMajor ? MemcpyOrder::RowMajor
-                                    : MemcpyOrder::ColMajor)
-                .id;
-          })
+      .def("memcpy_h2d",
+           [](SdkRuntime &r, uint32_t id, const Words &data, int64_t x,
+              int64_t y, int64_t w, int64_t h, uint64_t elements, bool bits32,
+              bool rowMajor) {
+             py::gil_scoped_release release;
+             return r
+                 .memcpyH2D(
+                     id, wordsOf(data), Region{x, y, w, h}, elements,
+                     bits32 ? MemcpyDataType::Bits32 : MemcpyDataType::Bits16,
+                     rowMajor ? MemcpyOrder::RowMajor : MemcpyOrder::ColMajor)
+                 .id;
+           })
+      .def("memcpy_d2h",
+           [](SdkRuntime &r, Words &data, uint32_t id, int64_t x, int64_t y,
+              int64_t w, int64_t h, uint64_t elements, bool bits32,
+              bool rowMajor) {
+             std::span<uint32_t> out(data.mutable_data(),
+                                     static_cast<size_t>(data.size()));
+             py::gil_scoped_release release;
+             return r
+                 .memcpyD2H(
+                     out, id, Region{x, y, w, h}, elements,
+                     bits32 ? MemcpyDataType::Bits32 : MemcpyDataType::Bits16,
+                     rowMajor ? MemcpyOrder::RowMajor : MemcpyOrder::ColMajor)
+                 .id;
+           })
       .def("memcpy_h2d_stream",
            [](SdkRuntime &r, unsigned color, const Words &data, int64_t x,
               int64_t y, int64_t w, int64_t h, uint64_t elements,
               bool rowMajor) {
              py::gil_scoped_release release;
              return r
-                 .memcpyH2DStream(color, wordsOf(data), Region{x, y, w, h},
-                                  elements,
-                                  rowMajor ? MemcpyOrder::RowMajor
-                                           : MemcpyOrder::ColMajor)
+                 .memcpyH2DStream(
+                     color, wordsOf(data), Region{x, y, w, h}, elements,
+                     rowMajor ? MemcpyOrder::RowMajor : MemcpyOrder::ColMajor)
                  .id;
            })
       .def("memcpy_d2h_stream",
-           [](SdkRuntime &r, Words &data, unsigned color, int64_t x,
-              int64_t y, int64_t w, int64_t h, uint64_t elements,
-              bool rowMajor) {
+           [](SdkRuntime &r, Words &data, unsigned color, int64_t x, int64_t y,
+              int64_t w, int64_t h, uint64_t elements, bool rowMajor) {
              std::span<uint32_t> out(data.mutable_data(),
                                      static_cast<size_t>(data.size()));
              py::gil_scoped_release release;

@@ -92,17 +92,32 @@ class SdkRuntime:
     always runs on its emulator. `max_cycles` bounds each command
     (default 10^9 cycles); the SDK's simulator options (`simfab_numthreads`,
     `suppress_simfab_trace`, `msg_level`) are accepted and change nothing.
+
+    simprint lines go to `sim_log` (default `sim.log` in the current
+    directory, as with the SDK's simulator; "" for none) and, with
+    `simprint_to_terminal` (default: environment variable
+    TESSERA_SIMPRINT=terminal), to standard output too. `trace` names a file
+    for the emulator's task trace (default: environment variable
+    TESSERA_TRACE), so that unchanged SDK scripts can be traced too.
     """
 
     _IGNORED = {"simfab_numthreads", "suppress_simfab_trace", "msg_level"}
 
     def __init__(self, bindir, cmaddr=None, max_cycles=1_000_000_000,
+                 sim_log="sim.log", simprint_to_terminal=None, trace=None,
                  **options):
         unknown = sorted(set(options) - self._IGNORED)
         if unknown:
             raise TypeError(
                 f"SdkRuntime: unknown option {', '.join(unknown)}")
-        self._native = _runtime.Runtime(str(bindir), int(max_cycles))
+        if simprint_to_terminal is None:
+            simprint_to_terminal = (
+                os.environ.get("TESSERA_SIMPRINT", "") == "terminal")
+        if trace is None:
+            trace = os.environ.get("TESSERA_TRACE", "")
+        self._native = _runtime.Runtime(
+            str(bindir), int(max_cycles), str(sim_log or ""),
+            bool(simprint_to_terminal), str(trace))
         self._exports = {name: (is_fn, elem, mutable, params)
                          for name, is_fn, elem, mutable, params
                          in self._native.exports()}

@@ -90,6 +90,12 @@ csl.program @p arch wse3 {
 // CHECK-EMPTY:
 // CHECK-NEXT: symbols:
 // CHECK-EMPTY:
+// CHECK-NEXT: variables:
+// CHECK-NEXT: 0x0020 x [8]f32
+// CHECK-NEXT: 0x0040 m [24]f32
+// CHECK-NEXT: 0x00a0 ring [16]i16
+// CHECK-NEXT: 0x00c0 acc [1]f32
+// CHECK-EMPTY:
 // CHECK-NEXT: tasks:
 // CHECK-NEXT: local 9 at 0x00e4
 // CHECK-NEXT: data 2 at 0x00e6

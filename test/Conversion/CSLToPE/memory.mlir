@@ -54,6 +54,14 @@ csl.program @p arch wse3 {
 // CHECK-EMPTY:
 // CHECK-NEXT: symbols:
 // CHECK-EMPTY:
+// CHECK-NEXT: variables:
+// CHECK-NEXT: 0x0000 table [3]i16
+// CHECK-NEXT: 0x0008 scale [1]f32
+// CHECK-NEXT: 0x0010 grid [20]f32
+// CHECK-NEXT: 0x0060 big [19980]i16
+// CHECK-NEXT: 0x9c78 flag [1]i8
+// CHECK-NEXT: 0x000c cursor [1]u16
+// CHECK-EMPTY:
 // CHECK-NEXT: tasks:
 // CHECK-EMPTY:
 // CHECK-NEXT: data:

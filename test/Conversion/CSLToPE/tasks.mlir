@@ -57,6 +57,11 @@ csl.program @p arch wse2 {
 // CHECK-NEXT: 0x0014 count [1]i32
 // CHECK-NEXT: 0x0068 compute fn(f32, i16)
 // CHECK-EMPTY:
+// CHECK-NEXT: variables:
+// CHECK-NEXT: 0x0000 y [4]f32
+// CHECK-NEXT: 0x0014 count [1]i32
+// CHECK-NEXT: 0x0010 y_ptr [1]u16
+// CHECK-EMPTY:
 // CHECK-NEXT: tasks:
 // CHECK-NEXT: local 12 at 0x0018
 // CHECK-NEXT: control 40 at 0x0034

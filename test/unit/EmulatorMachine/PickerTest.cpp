@@ -1,8 +1,8 @@
 //===- PickerTest.cpp - which ready task runs next ------------------------===//
 //
-// docs/Emulator.md "Delivery and the task picker": lowest ready ID first,
-// blocked tasks wait, activation is a flag, data tasks by color (WSE-2) or
-// input queue (WSE-3), and the seeded shuffle.
+// docs/Emulator.md "Delivery and the task picker": round robin by ID (or
+// lowest ready ID first), blocked tasks wait, activation is a flag, data tasks
+// by color (WSE-2) or input queue (WSE-3), and the seeded shuffle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +46,29 @@ TEST_CASE("tasks activated together run lowest ID first") {
   // Busy: every task switch and instruction.
   CHECK(m.emu.getCounters() ==
         PECounters{.instructions = 4 * 7, .tasksRun = 4, .busyCycles = 4 * 8});
+}
+
+TEST_CASE("round robin takes the next ready ID above the last task picked") {
+  // Task 30 readies 5 and 40 together; round robin goes on upwards to 40
+  // and wraps to 5, so a low ID cannot starve a high one (game-of-life's
+  // forwarding task waits behind its data tasks otherwise).
+  Program p("pe");
+  p.label("t5").logValue(5).texit();
+  p.label("t40").logValue(40).texit();
+  p.label("t30").logValue(30).activate(40).activate(5).texit();
+  p.task(TaskKind::Local, 5, "t5")
+      .task(TaskKind::Local, 40, "t40")
+      .task(TaskKind::Local, 30, "t30");
+  p.activateAtStart(30);
+  auto runWith = [&](PickerPolicy policy) {
+    EmulatorOptions options;
+    options.picker = policy;
+    Machine m(Fabric::single(p), options);
+    REQUIRE(m.run().status == RunStatus::Idle);
+    return m.log(0, 0);
+  };
+  CHECK(runWith(PickerPolicy::RoundRobin) == std::vector<uint32_t>{30, 40, 5});
+  CHECK(runWith(PickerPolicy::LowestID) == std::vector<uint32_t>{30, 5, 40});
 }
 
 TEST_CASE("a blocked task is not picked until it is unblocked") {

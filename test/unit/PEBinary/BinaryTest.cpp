@@ -48,6 +48,8 @@ ProgramBinary sampleProgram() {
   p.files = {"pe.csl", "lib/util.csl"};
   p.lines = {
       {0x0100, 0, 12, 3}, {0x0104, 1, 4000000, 65535}, {0x0104, 0, 13, 1}};
+  p.variables = {{"y", 0x2000, ElemType::F32, 1},
+                 {"sys.state", 0x3000, ElemType::U16, 128}};
   return p;
 }
 
@@ -117,7 +119,7 @@ size_t sectionOffset(const std::vector<uint8_t> &b, size_t index) {
 }
 // Directory order the writer uses.
 constexpr size_t HeaderIdx = 0, CodeIdx = 1, SymbolsIdx = 4, TasksIdx = 5,
-                 LinesIdx = 10;
+                 LinesIdx = 10, VariablesIdx = 11;
 
 std::string programError(const std::vector<uint8_t> &b) {
   ReadResult<ProgramBinary> r = readProgram(b);
@@ -183,8 +185,10 @@ TEST_CASE("each corruption of a program binary has its error", "[binary]") {
 
   b = good;
   write16(b, 4, 2);
-  CHECK(programError(b) == "offset 4: unsupported format version 2.1 (this "
-                           "reader reads 1.x)");
+  CHECK(programError(b) == "offset 4: unsupported format version 2." +
+                               std::to_string(FormatMinorVersion) +
+                               " (this "
+                               "reader reads 1.x)");
 
   // A newer minor version is read.
   b = good;
@@ -330,6 +334,27 @@ TEST_CASE("each corruption of a program binary has its error", "[binary]") {
   fixChecksum(b);
   CHECK(programError(b) == "offset " + std::to_string(lines + 6) +
                                ": file index 9 is out of range (2 files)");
+
+  // Variables: an unknown element type, a nonzero reserved byte, and one
+  // that ends beyond PE memory (the second: 128 u16 from 0xBF80).
+  size_t variables = sectionOffset(good, VariablesIdx);
+  b = good;
+  b[variables + 4 + 6] = 0;
+  fixChecksum(b);
+  CHECK(programError(b) == "offset " + std::to_string(variables + 10) +
+                               ": unknown element type 0");
+  b = good;
+  b[variables + 4 + 7] = 1;
+  fixChecksum(b);
+  CHECK(programError(b) == "offset " + std::to_string(variables + 11) +
+                               ": reserved field in section 'variables' is "
+                               "not zero");
+  b = good;
+  write16(b, variables + 4 + 12 + 4, 0xBF80);
+  fixChecksum(b);
+  CHECK(programError(b) == "offset " + std::to_string(variables + 20) +
+                               ": variable 'sys.state' at 0xbf80 ends beyond "
+                               "the 49152 bytes of PE memory");
 }
 
 TEST_CASE("each corruption of a fabric file has its error", "[binary]") {

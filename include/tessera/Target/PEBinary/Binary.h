@@ -26,7 +26,7 @@ namespace tessera::pe {
 /// Readers accept exactly this major version and any minor version; a minor
 /// version only ever adds optional sections, which older readers skip.
 inline constexpr uint16_t FormatMajorVersion = 1;
-inline constexpr uint16_t FormatMinorVersion = 1;
+inline constexpr uint16_t FormatMinorVersion = 2;
 inline constexpr std::array<uint8_t, 4> ProgramMagic = {'T', 'P', 'E', 'B'};
 inline constexpr std::array<uint8_t, 4> FabricMagic = {'T', 'F', 'A', 'B'};
 
@@ -71,6 +71,16 @@ struct Symbol {
   bool isMutable = false;             ///< data: the host may write it
   std::vector<ElemType> params;       ///< functions: parameter types
   bool operator==(const Symbol &) const = default;
+};
+
+/// A global variable of the program, for debuggers: the host may read it
+/// but not write it (that takes an @export_symbol). Omitted by `cslc -g0`.
+struct Variable {
+  std::string name; ///< as in the source; module members are qualified
+  uint16_t address = 0;
+  ElemType elemType = ElemType::None;
+  uint32_t count = 0; ///< number of elements
+  bool operator==(const Variable &) const = default;
 };
 
 struct TaskEntry {
@@ -119,8 +129,9 @@ struct ProgramBinary {
   std::vector<StartupAction> startup;
   /// Exported functions the host may launch, as indices into `symbols`.
   std::vector<uint32_t> entryPoints;
-  std::vector<std::string> files; ///< source file names for `lines`
-  std::vector<LineEntry> lines;   ///< sorted by address
+  std::vector<std::string> files;  ///< source file names for `lines`
+  std::vector<LineEntry> lines;    ///< sorted by address
+  std::vector<Variable> variables; ///< debug information
 
   /// Bytes of PE memory the program occupies: code, data and bss.
   size_t getMemoryBytes() const {

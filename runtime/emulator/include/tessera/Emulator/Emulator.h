@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <span>
@@ -35,14 +36,26 @@ struct PrintedLine {
   bool operator==(const PrintedLine &) const = default;
 };
 
+/// How the task picker chooses among several ready tasks (the hardware's
+/// order is undocumented; docs/Emulator.md "Tasks").
+enum class PickerPolicy : uint8_t {
+  RoundRobin, ///< the lowest ready ID above the last one picked, wrapping
+  LowestID,   ///< always the lowest ready ID
+};
+
 struct EmulatorOptions {
   NetworkOptions network;
+  PickerPolicy picker = PickerPolicy::RoundRobin;
   /// Pick among ready tasks in a seeded pseudo-random order instead of by
   /// ascending ID, to expose programs that depend on the order.
   std::optional<uint64_t> shuffleSeed;
   /// Called for every simprint line as it completes (they are also kept,
   /// see getPrintedLines).
   std::function<void(const PrintedLine &)> onPrint;
+  /// When set, one line per task event goes here as it happens: a task or
+  /// call starts or ends, an instruction activates, blocks or unblocks, an
+  /// asynchronous operation completes (docs/Emulator.md "Tracing").
+  std::ostream *trace = nullptr;
 };
 
 enum class RunStatus : uint8_t {
@@ -96,7 +109,7 @@ struct PECounters {
   uint64_t busyCycles = 0;   ///< cycles the main thread ran or computed
   /// Cycles the main thread waited on the fabric, a FIFO or a microthread.
   uint64_t stallCycles = 0;
-  uint64_t waveletsSent = 0;    ///< wavelets the CE injected
+  uint64_t waveletsSent = 0;     ///< wavelets the CE injected
   uint64_t waveletsReceived = 0; ///< wavelets the CE took (tasks and DSDs)
   PECounters &operator+=(const PECounters &other);
   bool operator==(const PECounters &) const = default;

@@ -109,6 +109,11 @@ getEntryPoints(const pe::ProgramBinary &program);
 /// The entry point `name`, or null if there is none of that name.
 const pe::Symbol *findEntryPoint(const pe::ProgramBinary &program,
                                  std::string_view name);
+/// Data `name` the host may read: the exported data symbol of that name,
+/// else the global variable of the debug information (as a read-only
+/// symbol), else nothing.
+std::optional<pe::Symbol> findReadableData(const pe::ProgramBinary &program,
+                                           std::string_view name);
 /// Bytes of a data symbol: count times the element size (0 for functions).
 uint64_t getSymbolBytes(const pe::Symbol &symbol);
 

@@ -39,6 +39,14 @@ struct RuntimeOptions {
   emulator::EmulatorOptions emulator;
   /// Cycles one command may run the device before it is an error.
   uint64_t maxCyclesPerCommand = 1'000'000'000;
+  /// Where simprint lines go, as the SDK's simulator writes them
+  /// ("@CYCLE PE(x,y): text"); created at the first line, empty for none.
+  std::string simLogPath = "sim.log";
+  /// Also print simprint lines on standard output.
+  bool simprintToTerminal = false;
+  /// Write the emulator's task trace here (EmulatorOptions::trace); empty
+  /// for none.
+  std::string tracePath;
 };
 
 /// What a command returns; with the emulator every command has completed

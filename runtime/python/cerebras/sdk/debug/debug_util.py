@@ -176,7 +176,7 @@ class debug_util:  # pylint: disable=invalid-name  (the SDK's name)
         try:
             raw = runner.read_symbol(rx, ry, name, np.uint8)
         except RuntimeError as error:  # SdkRuntimeError is one
-            if "does not export data named" in str(error):
+            if "has no data named" in str(error):
                 return None
             raise DebugUtilError(
                 f"{what}: cannot read PE ({x}, {y}): {error}") from None
@@ -226,12 +226,15 @@ class debug_util:  # pylint: disable=invalid-name  (the SDK's name)
         return records
 
     def get_symbol(self, x, y, name, dtype=np.uint32):
-        """Exported data symbol `name` of fabric PE (x, y) as an array of
-        `dtype` (a copy)."""
+        """Data `name` of fabric PE (x, y) as an array of `dtype` (a copy):
+        an exported symbol, or any global variable unless the program was
+        compiled with -g0."""
         what = "get_symbol"
         runner, rx, ry = self._locate(what, x, y)
         value = self._read(what, runner, x, y, rx, ry, str(name), dtype)
         if value is None:
             raise DebugUtilError(
-                f"{what}: PE ({x}, {y}) exports no data named '{name}'")
+                f"{what}: PE ({x}, {y}) has no data named '{name}' (an "
+                f"exported symbol, or a global variable of a program "
+                f"compiled without -g0)")
         return value
