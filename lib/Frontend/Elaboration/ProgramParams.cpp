@@ -20,8 +20,15 @@ static llvm::StringRef getTopLevelName(const ast::Node *decl) {
 static bool isRoot(const ast::Node *decl) {
   if (llvm::isa<ast::ComptimeBlock>(decl))
     return true;
-  if (auto *var = llvm::dyn_cast<ast::VarDecl>(decl))
+  if (auto *var = llvm::dyn_cast<ast::VarDecl>(decl)) {
+    // An import runs even when nothing names it (Evaluator's
+    // runComptimeBlocks), so what it is given is reached.
+    if (auto *call = llvm::dyn_cast_or_null<ast::BuiltinCall>(var->init))
+      if (var->varKind == ast::VarKind::Const &&
+          call->name.text == "import_module")
+        return true;
     return var->isExport || var->isExtern;
+  }
   if (auto *fn = llvm::dyn_cast<ast::FnDecl>(decl))
     return fn->isExport || fn->isExtern;
   return false;

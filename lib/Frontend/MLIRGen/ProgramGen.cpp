@@ -788,7 +788,7 @@ bool ProgramGenerator::addModule(sema::ModuleInstance &m) {
   ProgramRecord record;
   builtins.setRecord(&record, &m);
   unsigned errors = diags.getNumErrors();
-  bool ran = interp.runComptimeBlocks(m);
+  bool ran = interp.runComptimeBlocks(m, /*inProgram=*/true);
   builtins.setRecord(nullptr);
   if (!ran || diags.getNumErrors() != errors)
     return false;

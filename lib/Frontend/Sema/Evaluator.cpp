@@ -423,8 +423,23 @@ std::optional<Value> Evaluator::callFunction(const Value &callee,
   return coerced;
 }
 
-bool Evaluator::runComptimeBlocks(ModuleInstance &m) {
+bool Evaluator::runComptimeBlocks(ModuleInstance &m, bool inProgram) {
   bool ok = true;
+  // In a program, an import runs the imported module's comptime blocks even
+  // when nothing names the constant it is bound to (pipeline-03's
+  // memcpy_edge binds its start-up task that way), so such constants are
+  // evaluated first.
+  for (GlobalSlot *slot : m.order) {
+    const auto *var = llvm::dyn_cast<ast::VarDecl>(slot->decl);
+    const auto *call =
+        inProgram && var && var->varKind == ast::VarKind::Const
+            ? llvm::dyn_cast_or_null<ast::BuiltinCall>(var->init)
+            : nullptr;
+    if (call && call->name.text == "import_module")
+      ok &= evaluateGlobal(m, *slot, var->name.loc());
+  }
+  if (!ok)
+    return false;
   for (const ast::ComptimeBlock *cb : m.comptimeBlocks)
     ok &= runBlock(m, *cb->body);
   return ok;
@@ -530,8 +545,8 @@ std::optional<Value> Interpreter::getGlobal(ModuleInstance &module,
   return impl->getGlobal(module, name, useLoc);
 }
 
-bool Interpreter::runComptimeBlocks(ModuleInstance &module) {
-  return impl->runComptimeBlocks(module);
+bool Interpreter::runComptimeBlocks(ModuleInstance &module, bool inProgram) {
+  return impl->runComptimeBlocks(module, inProgram);
 }
 
 bool Interpreter::runBlock(ModuleInstance &module, const ast::BlockStmt &b) {

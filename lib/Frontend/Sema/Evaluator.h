@@ -65,7 +65,7 @@ public:
                                llvm::StringRef name, ParamMap params);
   std::optional<Value> getGlobal(ModuleInstance &m, llvm::StringRef name,
                                  llvm::SMLoc useLoc);
-  bool runComptimeBlocks(ModuleInstance &m);
+  bool runComptimeBlocks(ModuleInstance &m, bool inProgram);
   bool runBlock(ModuleInstance &m, const ast::BlockStmt &block);
   std::optional<Value> evaluateRoot(ModuleInstance &m, const ast::Expr &e);
   const Type *evaluateTypeRoot(ModuleInstance &m, const ast::Expr &e);

@@ -101,6 +101,19 @@ TEST_CASE("export and extern declarations are roots") {
                "export fn f() void { const y = b; }\n") == Names{"b"});
 }
 
+TEST_CASE("an import bound to a const is a root even when unused") {
+  // It runs its module's comptime blocks, so what it is given is used;
+  // any other unused const is not.
+  const char *text = R"(
+param p: comptime_struct;
+param q: u16;
+const edge = @import_module("edge.csl", .{ .params = p });
+const unused = @import_module("other.csl", .{ .n = q }).n;
+)";
+  CHECK(reachable(text) == Names{"edge", "p"});
+  CHECK(params(text) == Names{"p"});
+}
+
 TEST_CASE("field names, struct keys and enum literals are not uses") {
   const char *text = R"(
 param a: u16;

@@ -87,8 +87,11 @@ public:
   /// `useLoc` is where errors about it point.
   std::optional<Value> getGlobal(ModuleInstance &module, llvm::StringRef name,
                                  llvm::SMLoc useLoc);
-  /// Runs the top-level `comptime` blocks in source order.
-  bool runComptimeBlocks(ModuleInstance &module);
+  /// Runs the top-level `comptime` blocks in source order. With
+  /// `inProgram` (a tile program or a module it imports), first evaluates
+  /// every `const X = @import_module(...)`, named or not, since an import
+  /// runs its module's comptime blocks; the layout's imports stay lazy.
+  bool runComptimeBlocks(ModuleInstance &module, bool inProgram = false);
   /// Runs a block (a layout body, say) at comptime in the module's scope.
   bool runBlock(ModuleInstance &module, const ast::BlockStmt &block);
   /// Evaluates an expression at comptime in the module's scope.
