@@ -4,6 +4,7 @@
 
 #include "tessera/Host/SdkRuntime.h"
 
+#include <chrono>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -20,6 +21,11 @@ struct SdkRuntime::State {
   uint64_t nextHandle = 1;
   std::ofstream simLog;   ///< opened at the first simprint line
   std::ofstream traceLog; ///< opened at load when tracing
+  std::chrono::steady_clock::time_point created =
+      std::chrono::steady_clock::now();
+
+  /// Appends the run's figures to options.statsPath.
+  void writeStats() const;
 
   /// Sends a simprint line where options say.
   void print(const emulator::PrintedLine &line);

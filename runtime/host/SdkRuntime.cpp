@@ -186,6 +186,32 @@ void SdkRuntime::stop() {
     throw HostError(std::string("stop: the runtime is ") +
                     phaseName(state->phase) + "; call run() first");
   state->phase = Phase::Stopped;
+  if (!state->options.statsPath.empty())
+    state->writeStats();
+}
+
+void SdkRuntime::State::writeStats() const {
+  emulator::PECounters c = emulator->getCounters();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - created)
+          .count();
+  char secondsText[32];
+  std::snprintf(secondsText, sizeof secondsText, "%.3f", seconds);
+  std::string dir;
+  for (char ch : output.directory) { // a JSON string
+    if (ch == '"' || ch == '\\')
+      dir += '\\';
+    dir += ch;
+  }
+  std::ofstream out(options.statsPath, std::ios::app);
+  out << "{\"dir\": \"" << dir << "\", \"cycles\": " << emulator->getCycle()
+      << ", \"instructions\": " << c.instructions
+      << ", \"dsd_elements\": " << c.dsdElements
+      << ", \"tasks\": " << c.tasksRun << ", \"wavelets\": " << c.waveletsSent
+      << ", \"host_seconds\": " << secondsText << "}\n";
+  if (!out) // the run itself went well; say so rather than fail it
+    std::fprintf(stderr, "warning: cannot append run figures to '%s'\n",
+                 options.statsPath.c_str());
 }
 
 bool SdkRuntime::isTaskDone(TaskHandle handle) const {

@@ -52,16 +52,17 @@ PYBIND11_MODULE(_runtime, m) {
   py::class_<SdkRuntime>(m, "Runtime")
       .def(py::init([](const std::string &directory, uint64_t maxCycles,
                        const std::string &simLog, bool simprintToTerminal,
-                       const std::string &trace) {
+                       const std::string &trace, const std::string &stats) {
              RuntimeOptions options;
              options.maxCyclesPerCommand = maxCycles;
              options.simLogPath = simLog;
              options.simprintToTerminal = simprintToTerminal;
              options.tracePath = trace;
+             options.statsPath = stats;
              return std::make_unique<SdkRuntime>(directory, options);
            }),
            py::arg("directory"), py::arg("max_cycles"), py::arg("sim_log"),
-           py::arg("simprint_to_terminal"), py::arg("trace"))
+           py::arg("simprint_to_terminal"), py::arg("trace"), py::arg("stats"))
       .def("get_id", &SdkRuntime::getId)
       .def("load", &SdkRuntime::load)
       .def("run", &SdkRuntime::run)

@@ -99,13 +99,15 @@ class SdkRuntime:
     TESSERA_SIMPRINT=terminal), to standard output too. `trace` names a file
     for the emulator's task trace (default: environment variable
     TESSERA_TRACE), so that unchanged SDK scripts can be traced too.
+    `stats` names a file that stop() appends the run's figures to, one JSON
+    line (default: environment variable TESSERA_STATS).
     """
 
     _IGNORED = {"simfab_numthreads", "suppress_simfab_trace", "msg_level"}
 
     def __init__(self, bindir, cmaddr=None, max_cycles=1_000_000_000,
                  sim_log="sim.log", simprint_to_terminal=None, trace=None,
-                 **options):
+                 stats=None, **options):
         unknown = sorted(set(options) - self._IGNORED)
         if unknown:
             raise TypeError(
@@ -115,9 +117,11 @@ class SdkRuntime:
                 os.environ.get("TESSERA_SIMPRINT", "") == "terminal")
         if trace is None:
             trace = os.environ.get("TESSERA_TRACE", "")
+        if stats is None:
+            stats = os.environ.get("TESSERA_STATS", "")
         self._native = _runtime.Runtime(
             str(bindir), int(max_cycles), str(sim_log or ""),
-            bool(simprint_to_terminal), str(trace))
+            bool(simprint_to_terminal), str(trace), str(stats))
         self._exports = {name: (is_fn, elem, mutable, params)
                          for name, is_fn, elem, mutable, params
                          in self._native.exports()}

@@ -47,6 +47,10 @@ struct RuntimeOptions {
   /// Write the emulator's task trace here (EmulatorOptions::trace); empty
   /// for none.
   std::string tracePath;
+  /// At stop(), append one JSON line of the run's figures here (output
+  /// directory, cycles, instructions, DSD elements, tasks, wavelets, host
+  /// seconds since the constructor); empty for none.
+  std::string statsPath;
 };
 
 /// What a command returns; with the emulator every command has completed
