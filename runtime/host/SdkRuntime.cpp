@@ -238,7 +238,8 @@ uint64_t SdkRuntime::getCycle() const {
 }
 
 std::vector<uint8_t> SdkRuntime::readSymbol(unsigned x, unsigned y,
-                                            const std::string &name) const {
+                                            const std::string &name,
+                                            pe::ElemType *type) const {
   if (!state->emulator)
     throw HostError("read_symbol: the runtime is not loaded");
   const emulator::OutputMetadata &m = state->output.metadata;
@@ -261,5 +262,7 @@ std::vector<uint8_t> SdkRuntime::readSymbol(unsigned x, unsigned y,
       emulator::MemoryStatus::Ok)
     throw HostError("read_symbol: '" + name + "' lies outside " +
                     state->describePE(x, y) + "'s memory");
+  if (type)
+    *type = symbol->elemType;
   return bytes;
 }

@@ -128,9 +128,12 @@ PYBIND11_MODULE(_runtime, m) {
       .def("read_symbol",
            [](const SdkRuntime &r, unsigned x, unsigned y,
               const std::string &name) {
-             std::vector<uint8_t> bytes = r.readSymbol(x, y, name);
-             return py::bytes(reinterpret_cast<const char *>(bytes.data()),
-                              bytes.size());
+             pe::ElemType type = pe::ElemType::None;
+             std::vector<uint8_t> bytes = r.readSymbol(x, y, name, &type);
+             return py::make_tuple(
+                 py::bytes(reinterpret_cast<const char *>(bytes.data()),
+                           bytes.size()),
+                 std::string(pe::getElemTypeName(type)));
            })
       .def("is_task_done", [](const SdkRuntime &r, uint64_t handle) {
         return r.isTaskDone(TaskHandle{handle});

@@ -258,14 +258,14 @@ class SdkRuntime:
                "f16": np.float16, "f32": np.float32, "bool": np.bool_}
 
     def read_symbol(self, x, y, name, dtype=None):
-        """Exported data symbol `name` of PE (x, y) as a numpy array of
-        `dtype`, by default its own element type (also after stop(), for
-        debugging)."""
-        raw = self._native.read_symbol(int(x), int(y), name)
+        """Data `name` of PE (x, y) as a numpy array of `dtype`, by default
+        its own element type (also after stop(), for debugging): an
+        exported symbol, else any global variable of the PE's program
+        unless it was compiled with -g0."""
+        raw, elem = self._native.read_symbol(int(x), int(y), name)
         if dtype is None:
             export = self._exports.get(name)
-            dtype = self._DTYPES.get(export[1], np.uint8) if export \
-                else np.uint8
+            dtype = self._DTYPES.get(export[1] if export else elem, np.uint8)
         dtype = np.dtype(dtype)
         if len(raw) % dtype.itemsize:
             raise SdkRuntimeError(

@@ -101,11 +101,14 @@ public:
   /// called `unblock_cmd_stream()`.
   TaskHandle launch(const std::string &name, std::span<const uint32_t> args);
 
-  /// The bytes of exported data symbol `name` on PE (x, y) of the
-  /// rectangle, as the device has them now (also after stop(), for
-  /// debugging tools). Throws if the PE does not export it.
+  /// The bytes of data `name` on PE (x, y) of the rectangle, as the device
+  /// has them now (also after stop(), for debugging tools): an exported
+  /// data symbol, else a global variable of the program's debug
+  /// information. Throws if there is neither. `type`, if given, receives
+  /// the element type.
   std::vector<uint8_t> readSymbol(unsigned x, unsigned y,
-                                  const std::string &name) const;
+                                  const std::string &name,
+                                  pe::ElemType *type = nullptr) const;
 
   bool isTaskDone(TaskHandle handle) const;
   void taskWait(TaskHandle handle);
