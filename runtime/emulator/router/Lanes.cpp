@@ -40,19 +40,22 @@ void Network::State::updateRoutes(Lane &lane, const LaneCold &cold) {
     if (nibble & 8)
       lane.rxAny |= uint8_t(1u << (nibble & 7));
   }
+  // A position replaces one side of the route the switch is in, so position
+  // k routes as position 0 with positions 1..k applied in order (cholesky's
+  // `.pos1 = .{ .tx = EAST }, .pos2 = .{ .rx = RAMP }` sends east only at
+  // position 2); an unset position changes nothing.
   lane.curRx = cold.rx;
   lane.curTx = cold.tx;
-  if (cold.position == 0)
-    return;
-  // An unset position routes as position 0.
-  uint8_t nibble = cold.positions[cold.position - 1];
-  if ((nibble & 7) > RampPort)
-    return;
-  uint8_t only = uint8_t(1u << (nibble & 7));
-  if (nibble & 8)
-    lane.curRx = only;
-  else
-    lane.curTx = only;
+  for (unsigned p = 1; p <= cold.position && p <= 3; ++p) {
+    uint8_t nibble = cold.positions[p - 1];
+    if ((nibble & 7) > RampPort)
+      continue;
+    uint8_t only = uint8_t(1u << (nibble & 7));
+    if (nibble & 8)
+      lane.curRx = only;
+    else
+      lane.curTx = only;
+  }
 }
 
 void Network::State::advance(uint32_t index) {

@@ -256,8 +256,13 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
   if (entry.control) {
     const Lane &lane = lanes[move.lane];
     command = control::getOpcode(control::getSlot(entry.payload, 0));
+    // pop_on_advance pops only when the advance moves the switch: a router
+    // at its last position without ring mode passes the command on (the
+    // next router of cholesky's row must still see its advance).
+    bool moves = cold[move.lane].position < lane.lastPosition || lane.has(Ring);
     bool pops = lane.popMode == 1 ||
-                (lane.popMode == 2 && command == ControlOpcode::SwitchAdvance);
+                (lane.popMode == 2 && command == ControlOpcode::SwitchAdvance &&
+                 moves);
     // A router without switch positions never pops (docs/Routing.md:
     // pop_mode alone has no effect).
     if (pops && lane.lastPosition)

@@ -125,6 +125,52 @@ TEST_CASE("pop_on_advance pops only where the command advances") {
   CHECK(h.drain(3, 0, 1) == std::vector<Wavelet>{got(1, popped, 1, true)});
 }
 
+TEST_CASE("pop_on_advance at the last position passes the advance on") {
+  // cholesky's row: a router at its last position (no ring mode) injects
+  // an advance; it cannot move, so it does not pop, and the next router
+  // advances. With ring mode the first router wraps and pops, and the next
+  // one sees a NOP.
+  for (bool ring : {false, true}) {
+    pe::RouterConfig source =
+        withSwitch(routes(W, R), {txPos(pe::Port::East), rxPos(pe::Port::Ramp)},
+                   pe::PopMode::PopOnAdvance, ring);
+    source.currentPosition = 2;
+    pe::RouterConfig next =
+        withSwitch(routes(W, R), {txPos(pe::Port::East), rxPos(pe::Port::Ramp)},
+                   pe::PopMode::PopOnAdvance);
+    Fabric f(2, 1);
+    f.route(0, 0, 1, source);
+    f.route(1, 0, 1, next);
+    Harness h(f);
+    uint32_t payload = slots({Adv, 0});
+    REQUIRE(h.net.inject(0, 0, ctrl(1, payload)));
+    h.run(3);
+    CHECK(positionOf(h, 0, 0, 1) == (ring ? 0u : 2u));
+    CHECK(positionOf(h, 1, 0, 1) == (ring ? 0u : 1u));
+    // The CE sees the payload as it reached its router.
+    uint32_t reached = ring ? control::popSlot(payload) : payload;
+    CHECK(h.drain(1, 0, 1) == std::vector<Wavelet>{got(1, reached, 1, true)});
+  }
+}
+
+TEST_CASE("each position replaces one side of the route it switches from") {
+  // pos1 sends east only, pos2 then receives from the ramp: at position 2
+  // the route is ramp -> east (pos1's tx stays), not ramp -> ramp and east.
+  pe::RouterConfig config =
+      withSwitch(routes(W, R | E), {txPos(pe::Port::East), rxPos(pe::Port::Ramp)});
+  Fabric f(2, 1);
+  config.currentPosition = 2;
+  f.route(0, 0, 1, config);
+  f.route(1, 0, 1, routes(W, R));
+  Harness h(f);
+  CHECK(h.net.getLaneState(0, 0, 1)->rx == R);
+  CHECK(h.net.getLaneState(0, 0, 1)->tx == E);
+  REQUIRE(h.net.inject(0, 0, data(1, 5)));
+  h.run(3);
+  CHECK(h.drain(0, 0, 1).empty());
+  CHECK(h.drain(1, 0, 1) == std::vector<Wavelet>{got(1, 5, 1)});
+}
+
 TEST_CASE("a router without switch positions never pops") {
   pe::RouterConfig first =
       withSwitch(routes(R, E), {txPos(pe::Port::East)}, pe::PopMode::AlwaysPop);
