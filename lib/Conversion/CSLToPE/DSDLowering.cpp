@@ -267,10 +267,15 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
   if (auto m = dyn_cast<csl::IncrementDSDOffsetOp>(op)) {
     if (failed(buildDSD(m.getDsd(), file, index, loc)))
       return failure();
-    // The offset counts elements of the DSD's memory (memoryWidthOf), which
-    // CSL's type argument names; a DSD kept in a variable has it in its DSR.
-    Operand offset = useRegOrImm(m.getOffset(), true, at);
-    emit(Opcode::DsrIncOffset, {dsr, offset}, at);
+    // The offset counts elements of CSL's type argument; the DSR's offset
+    // counts elements of its own width, which for a DSD kept in a variable
+    // only the DSR knows (@set_dsd_base_addr may have changed it), so
+    // dsr.incoffw converts at run time (fft-1d-2d steps its f16 arrays by
+    // f32 pairs).
+    emit(Opcode::DsrIncOffsetWidth,
+         {dsr, Operand::imm(widthOf(m.getElemType())),
+          useRegOrImm(m.getOffset(), true, at)},
+         at);
     return success();
   }
   if (auto m = dyn_cast<csl::SetDSDBaseAddrOp>(op)) {

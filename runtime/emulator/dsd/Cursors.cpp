@@ -59,15 +59,18 @@ void initMem4d(Cursor &c, const Descriptor &d, int64_t elementBytes) {
 
 } // namespace
 
-Cursor dsd::makeMemoryCursor(const Descriptor &d, int32_t index) {
+Cursor dsd::makeMemoryCursor(const Descriptor &d, int32_t index,
+                             unsigned accessBits) {
   Cursor c;
   int64_t elementBytes = d.width == 32 ? 4 : 2;
+  int64_t accessBytes = accessBits == 32 ? 4 : 2;
   int64_t wio = d.waveletIndexOffset ? index : 0;
   switch (d.kind) {
   case DSRKind::Mem1d:
-    c.address = madd(d.base, static_cast<int64_t>(d.offset) + wio,
-                     static_cast<uint64_t>(elementBytes));
-    c.step = d.stride * elementBytes;
+    c.address = madd(madd(d.base, static_cast<int64_t>(d.offset),
+                          static_cast<uint64_t>(elementBytes)),
+                     wio, static_cast<uint64_t>(accessBytes));
+    c.step = d.stride * accessBytes;
     break;
   case DSRKind::Circbuf:
     c.base = d.base;
@@ -79,8 +82,8 @@ Cursor dsd::makeMemoryCursor(const Descriptor &d, int32_t index) {
     break;
   case DSRKind::Mem4d:
     // No offset to add the index to: the base moves by `index` elements.
-    c.base = madd(d.base, wio, static_cast<uint64_t>(elementBytes));
-    initMem4d(c, d, elementBytes);
+    c.base = madd(d.base, wio, static_cast<uint64_t>(accessBytes));
+    initMem4d(c, d, accessBytes);
     break;
   default:
     break;

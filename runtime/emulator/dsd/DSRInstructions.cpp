@@ -121,12 +121,29 @@ bool initFifo(InstructionOperands &in, FifoFile &fifos) {
 
 /// dsr.incoff: mem1d offsets count elements; mem4d and circbuf have no
 /// offset, so their base moves instead (as the compiler does for mem4d).
-bool incrementOffset(InstructionOperands &in, Descriptor &d, DSRId id) {
+/// dsr.incoff (`unitBits` 0: elements of the DSR's width) and dsr.incoffw
+/// (elements of `unitBits`, converted to the DSR's: CSL's
+/// @increment_dsd_offset counts elements of its type argument).
+bool incrementOffset(InstructionOperands &in, Descriptor &d, DSRId id,
+                     unsigned countAt, unsigned unitBits) {
   int64_t n;
   if (!in.kindIs(d, id, {DSRKind::Mem1d, DSRKind::Mem4d, DSRKind::Circbuf},
                  "mem1d, mem4d and circbuf", "an offset") ||
-      !in.value(1, "increment", true, MinS32, MaxS32, n))
+      !in.value(countAt, "increment", true, MinS32, MaxS32, n))
     return false;
+  if (unitBits && unitBits != d.width) {
+    if (unitBits > d.width) {
+      n *= 2;
+    } else if (n % 2 == 0) {
+      n /= 2;
+    } else {
+      badOperand(in.trap, std::string(in.name) + ": moving " + id.getName() +
+                              ", whose elements are 32-bit, by " +
+                              std::to_string(n) +
+                              " 16-bit elements (an odd number)");
+      return false;
+    }
+  }
   if (d.kind == DSRKind::Mem1d) {
     d.offset = static_cast<int32_t>(static_cast<uint32_t>(d.offset) +
                                     static_cast<uint32_t>(n));
@@ -272,9 +289,16 @@ bool emulator::executeDSRInstruction(const pe::Instruction &inst,
   }
   case Opcode::DsrIncOffset:
     d = current;
-    if (!incrementOffset(in, d, id))
+    if (!incrementOffset(in, d, id, 1, 0))
       return false;
     break;
+  case Opcode::DsrIncOffsetWidth: {
+    d = current;
+    uint8_t unit = 0;
+    if (!in.width(1, unit) || !incrementOffset(in, d, id, 2, unit))
+      return false;
+    break;
+  }
   case Opcode::DsrSetStride: {
     int64_t stride;
     d = current;

@@ -257,7 +257,8 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   op.length = starter.length();
   for (unsigned i = 0; i < op.numOperands; ++i)
     if (op.slots[i].cls == OperandClass::Memory)
-      op.slots[i].cursor = makeMemoryCursor(op.slots[i].descriptor, op.index);
+      op.slots[i].cursor = makeMemoryCursor(op.slots[i].descriptor, op.index,
+                                            op.slots[i].width);
   return true;
 }
 

@@ -263,9 +263,10 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
     bool pops = lane.popMode == 1 ||
                 (lane.popMode == 2 && command == ControlOpcode::SwitchAdvance &&
                  moves);
-    // A router without switch positions never pops (docs/Routing.md:
-    // pop_mode alone has no effect).
-    if (pops && lane.lastPosition)
+    // A router pops by its pop mode whether or not it has switch positions:
+    // fft-1d-2d's sending PE has none and pops the NOP meant for itself,
+    // so the next router sees the advance meant for it.
+    if (pops)
       sent = control::popSlot(entry.payload);
   }
   for (unsigned dirs = move.links & LinkBits; dirs; dirs &= dirs - 1) {

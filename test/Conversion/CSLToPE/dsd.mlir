@@ -159,7 +159,7 @@ csl.program @p arch wse3 {
 // CHECK-NEXT: 0x01b0: dsr.ld dest.15, r10, 0
 // CHECK-NEXT: 0x01b6: dsr.st dest.15, r15, 12
 // CHECK-NEXT: 0x01bc: dsr.ld dest.15, r15, 12 ; {{.*}}dsd.mlir:55:5
-// CHECK-NEXT: 0x01c2: dsr.incoff dest.15, 1 ; {{.*}}dsd.mlir:54:11
+// CHECK-NEXT: 0x01c2: dsr.incoffw dest.15, w32, 1 ; {{.*}}dsd.mlir:54:11
 // CHECK-NEXT: 0x01c6: movi r10, 0 ; {{.*}}dsd.mlir:55:5
 // CHECK-NEXT: 0x01ca: dsr.st dest.15, r10, 0
 // CHECK-NEXT: 0x01d0: dsr.ld dest.15, r15, 12 ; {{.*}}dsd.mlir:56:5

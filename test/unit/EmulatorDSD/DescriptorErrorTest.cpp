@@ -74,6 +74,10 @@ TEST_CASE("modifiers trap on kinds without the field",
   CHECK(m.execTrap(Opcode::DsrIncOffset, {Dest(2), Imm(-1)}) ==
         "dsr.incoff: moving the base of dest.2 by -1 elements gives -2, "
         "which is not in 0..65535");
+  m.mem1d(Dest(4), 32, 0x100, 8);
+  CHECK(m.execTrap(Opcode::DsrIncOffsetWidth, {Dest(4), Imm(16), Imm(3)}) ==
+        "dsr.incoffw: moving dest.4, whose elements are 32-bit, by 3 16-bit "
+        "elements (an odd number)");
 }
 
 TEST_CASE("fifo.init traps on a bad buffer or task",

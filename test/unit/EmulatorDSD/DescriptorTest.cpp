@@ -140,6 +140,28 @@ TEST_CASE("modifiers change one field and keep options and save-address",
   CHECK(m.dsrs.get({1, 0}).length == MaxDSRLength);
 }
 
+TEST_CASE("dsr.incoffw counts elements of its width, converted to the DSR's",
+          "[dsd][descriptor]") {
+  Machine m;
+  // A 16-bit DSR moved by 3 32-bit elements: 6 of its own.
+  m.mem1d(Dest(0), 16, 0x100, 8, 1, 1);
+  m.exec(Opcode::DsrIncOffsetWidth, {Dest(0), Imm(32), Imm(3)});
+  CHECK(m.dsrs.get({0, 0}).offset == 7);
+  // A 32-bit DSR moved by -4 16-bit elements: -2 of its own.
+  m.mem1d(Dest(1), 32, 0x100, 8, 5, 1);
+  m.exec(Opcode::DsrIncOffsetWidth, {Dest(1), Imm(16), Imm(-4)});
+  CHECK(m.dsrs.get({0, 1}).offset == 3);
+  // Same width: as dsr.incoff; a register count too.
+  m.state.r[4] = 2;
+  m.exec(Opcode::DsrIncOffsetWidth, {Dest(1), Imm(32), R(4)});
+  CHECK(m.dsrs.get({0, 1}).offset == 5);
+  // mem4d: the base moves by bytes of the given width.
+  m.exec(Opcode::DsrMem4d,
+         {Dest(2), Imm(16), Imm(0x100), Imm(0), Imm(2), Imm(1)});
+  m.exec(Opcode::DsrIncOffsetWidth, {Dest(2), Imm(32), Imm(3)});
+  CHECK(m.dsrs.get({0, 2}).base == 0x10C);
+}
+
 TEST_CASE("dsr.copy copies the whole descriptor", "[dsd][descriptor]") {
   Machine m;
   m.mem1d(Src1(9), 32, 0x100, 8, 2, 1, true);

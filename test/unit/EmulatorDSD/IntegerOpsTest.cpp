@@ -94,10 +94,11 @@ TEST_CASE("a 16-bit scalar operand is the register's low half",
     m.state.r[3] = 0xABCD0010;
     m.runOp(Opcode::Add16V, {Dest(0), Src0(0), R(3)});
     CHECK(m.get16(0x1000, 2) == V{0x11, 0x12});
-    // Only the destination's 16 bits are written.
+    // Only 16 bits per element are written, at 2-byte steps (the
+    // operation's width), however wide the DSR.
     m.put32(0x3000, {0xFFFFFFFF, 0xFFFFFFFF});
     m.mem1d(Dest(1), 32, 0x3000, 2);
     m.runOp(Opcode::Mov16V, {Dest(1), Src0(0)});
-    CHECK(m.get32(0x3000, 2) == V{0xFFFF0001, 0xFFFF0002});
+    CHECK(m.get32(0x3000, 2) == V{0x00020001, 0xFFFFFFFF});
   }
 }

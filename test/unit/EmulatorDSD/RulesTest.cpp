@@ -288,7 +288,8 @@ TEST_CASE("circbuf elements wrap around", "[dsd][rules]") {
   }
 }
 
-TEST_CASE("mem1d offsets and strides count elements of the DSR's width",
+TEST_CASE("mem1d offsets count elements of the DSR's width, strides the "
+          "operation's",
           "[dsd][rules]") {
   for (bool fast : {true, false}) {
     Machine m(fast);
@@ -297,16 +298,17 @@ TEST_CASE("mem1d offsets and strides count elements of the DSR's width",
     m.mem1d(Dest(0), 32, 0x1000, 3);
     m.runOp(Opcode::Mov32V, {Dest(0), Src0(0)});
     CHECK(m.get32(0x1000, 3) == V{6, 4, 2});
-    // A 32-bit operation over a 16-bit DSR reads 4 bytes at 2-byte steps;
-    // a 16-bit one over a 32-bit DSR the low halves.
-    m.put16(0x3000, {0x1111, 0x2222, 0x3333});
-    m.mem1d(Src0(1), 16, 0x3000, 2);
+    // A 32-bit operation over a 16-bit DSR reads consecutive 4-byte
+    // elements from the DSR's offset (fft-1d-2d moves f16 pairs with
+    // fmovs); a 16-bit one over a 32-bit DSR consecutive halves.
+    m.put16(0x3000, {0x1111, 0x2222, 0x3333, 0x4444, 0x5555, 0x6666});
+    m.mem1d(Src0(1), 16, 0x3000, 2, 1);
     m.runOp(Opcode::Mov32V, {Dest(0), Src0(1)});
-    CHECK(m.get32(0x1000, 2) == V{0x22221111, 0x33332222});
+    CHECK(m.get32(0x1000, 2) == V{0x33332222, 0x55554444});
     m.mem1d(Src0(2), 32, 0x2000, 3);
     m.mem1d(Dest(1), 16, 0x1100, 3);
     m.runOp(Opcode::Mov16V, {Dest(1), Src0(2)});
-    CHECK(m.get16(0x1100, 3) == V{1, 2, 3});
+    CHECK(m.get16(0x1100, 3) == V{1, 0, 2});
   }
 }
 
