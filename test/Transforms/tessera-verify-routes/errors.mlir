@@ -72,18 +72,17 @@ fabric.fabric arch wse2 dims [11, 4] offsets [4, 1] {
 
 // -----
 
-// Switch settings need switch positions; pop_mode alone does nothing, and
-// the SDK accepts it (fft-1d-2d sets it), so it only warns.
+// Switch settings need switch positions; pop_mode does not (a router
+// without positions still pops commands for the routers after it, as
+// fft-1d-2d's sending PEs do), so it is accepted alone and not named.
 fabric.fabric arch wse3 dims [8, 8] offsets [0, 0] {
   fabric.rectangle size [4, 4]
   // expected-error @+1 {{PE (1, 1) color 1 sets current_switch_pos but has no switch positions}}
   fabric.color_config color 1 at [1, 1] rx [west] tx [ramp] current_switch_pos 0
-  // expected-warning @+1 {{PE (1, 1) color 2 sets pop_mode but has no switch positions, so it has no effect (and 3 other PEs of this range)}}
   fabric.color_config color 2 at [1, 1] size [2, 2] rx [west] tx [ramp] pop_mode always_pop
-  // expected-error @+1 {{PE (2, 2) color 3 sets current_switch_pos and pop_mode but has no switch positions}}
+  // expected-error @+1 {{PE (2, 2) color 3 sets current_switch_pos but has no switch positions}}
   fabric.color_config color 3 at [2, 2] rx [west] tx [ramp] current_switch_pos 0 pop_mode no_pop
   fabric.color_config color 4 at [2, 2] rx [west] tx [ramp] pos1 tx east current_switch_pos 0 pop_mode no_pop
-  // expected-warning @+1 {{PE (0, 0) color 4 sets pop_mode but has no switch positions, so it has no effect}}
   fabric.color_config color 4 at [0, 0] rx [ramp] tx [east] pop_mode always_pop
 }
 
@@ -93,10 +92,9 @@ fabric.fabric arch wse3 dims [8, 8] offsets [0, 0] {
 // how many others have it.
 fabric.fabric arch wse3 dims [7, 2] offsets [0, 0] {
   fabric.rectangle size [7, 2]
-  // expected-error @+4 {{PE (1, 0) color 22 is received from west and east at once (and 9 other PEs of this range)}}
-  // expected-error @+3 {{PE (0, 0) color 22 is sent west and north, off the fabric edge (and 8 other PEs of this range)}}
-  // expected-error @+2 {{PE (0, 0) color 22 is received from west, off the fabric edge (and 3 other PEs of this range)}}
-  // expected-warning @+1 {{PE (0, 0) color 22 sets pop_mode but has no switch positions, so it has no effect (and 13 other PEs of this range)}}
+  // expected-error @+3 {{PE (1, 0) color 22 is received from west and east at once (and 9 other PEs of this range)}}
+  // expected-error @+2 {{PE (0, 0) color 22 is sent west and north, off the fabric edge (and 8 other PEs of this range)}}
+  // expected-error @+1 {{PE (0, 0) color 22 is received from west, off the fabric edge (and 3 other PEs of this range)}}
   fabric.color_config color 22 at [0, 0] size [7, 2] rx [west, east] tx [ramp, north, east, west] pop_mode always_pop
 }
 

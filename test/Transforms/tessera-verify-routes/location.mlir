@@ -4,12 +4,10 @@
 
 // CHECK: layout.csl:12:5: error: PE (0, 0) color 2 is sent west, off the fabric edge
 // CHECK-NEXT: layout.csl:13:5: error: PE (1, 1) color 21 is received from west and north at once
-// CHECK-NEXT: layout.csl:16:5: warning: PE (3, 3) color 4 sets pop_mode but has no switch positions, so it has no effect
 fabric.fabric arch wse3 dims [4, 4] offsets [0, 0] {
   fabric.rectangle size [4, 4]
   fabric.color_config color 2 at [0, 0] rx [ramp] tx [west] loc("layout.csl":12:5)
   fabric.color_config color 21 at [1, 1] rx [west, north] tx [ramp] loc("layout.csl":13:5)
   fabric.color_config color 21 at [0, 1] rx [ramp] tx [east] loc("layout.csl":14:5)
   fabric.color_config color 21 at [1, 0] rx [ramp] tx [south] loc("layout.csl":15:5)
-  fabric.color_config color 4 at [3, 3] rx [ramp] tx [ramp] pop_mode always_pop loc("layout.csl":16:5)
 }

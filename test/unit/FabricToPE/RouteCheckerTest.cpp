@@ -66,7 +66,6 @@ TEST_CASE("a route inside the fabric with one rx port is fine",
   route.positions = {{false, RoutePort::South}, {true, RoutePort::North}};
   route.setsCurrentPosition = true;
   route.setsRingMode = true;
-  route.setsPopMode = true;
   CHECK(checker.check(route).empty());
   // No ports at all is fine too.
   CHECK(checker.check(makeRoute(box(0, 0, 6, 4), 4, 0, 0)).empty());
@@ -84,7 +83,6 @@ TEST_CASE("two neighbours streaming into one PE", "[route-checker]") {
   std::vector<RouteProblem> problems = checker.checkAll(routes);
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].kind == RouteProblemKind::ReceivedFromSeveral);
-  CHECK(problems[0].severity == RouteSeverity::Error);
   CHECK(problems[0].route == 1);
   CHECK(problems[0].x == 3);
   CHECK(problems[0].y == 0);
@@ -243,7 +241,7 @@ TEST_CASE("problems come by route, then kind", "[route-checker]") {
       makeRoute(box(2, 0, 1, 1), 22, R, W),
       makeRoute(box(1, 1, 2, 1), 7, W | E, W | E),
   };
-  routes[1].setsPopMode = true;
+  routes[1].setsRingMode = true;
   std::vector<RouteProblem> problems = checker.checkAll(routes);
   std::vector<std::pair<size_t, RouteProblemKind>> order;
   for (const RouteProblem &problem : problems)
@@ -252,7 +250,7 @@ TEST_CASE("problems come by route, then kind", "[route-checker]") {
                      {0, RouteProblemKind::ReservedColor},
                      {1, RouteProblemKind::ReservedColor},
                      {1, RouteProblemKind::ReceivedFromSeveral},
-                     {1, RouteProblemKind::PopModeWithoutPositions},
+                     {1, RouteProblemKind::SwitchWithoutPositions},
                      {2, RouteProblemKind::ReservedColor},
                  });
 }
@@ -450,26 +448,16 @@ TEST_CASE("switch settings without switch positions", "[route-checker]") {
         "positions (and 1 other PE of this range)");
 
   route.setsCurrentPosition = false;
-  route.setsPopMode = true;
-  problems = checker.check(route);
-  REQUIRE(problems.size() == 1);
-  CHECK(problems[0].kind == RouteProblemKind::PopModeWithoutPositions);
-  CHECK(problems[0].severity == RouteSeverity::Warning);
-  CHECK(problems[0].message ==
-        "PE (2, 2) color 1 sets pop_mode but has no switch positions, so it "
-        "has no effect (and 1 other PE of this range)");
-
-  // With another setting pop_mode joins the error.
   route.setsRingMode = true;
   CHECK(messages(checker.check(route)) ==
-        std::vector<std::string>{"PE (2, 2) color 1 sets ring_mode and "
-                                 "pop_mode but has no switch positions (and 1 "
-                                 "other PE of this range)"});
+        std::vector<std::string>{"PE (2, 2) color 1 sets ring_mode but has no "
+                                 "switch positions (and 1 other PE of this "
+                                 "range)"});
   route.setsCurrentPosition = true;
   CHECK(messages(checker.check(route)) ==
-        std::vector<std::string>{"PE (2, 2) color 1 sets current_switch_pos, "
-                                 "ring_mode and pop_mode but has no switch "
-                                 "positions (and 1 other PE of this range)"});
+        std::vector<std::string>{"PE (2, 2) color 1 sets current_switch_pos "
+                                 "and ring_mode but has no switch positions "
+                                 "(and 1 other PE of this range)"});
 
   route.positions = {{false, RoutePort::East}};
   CHECK(checker.check(route).empty());
@@ -480,7 +468,7 @@ TEST_CASE("one route reports each kind once, in kind order",
   RouteChecker checker = makeChecker(11, 4, 4, 1, /*memcpy=*/true);
   // Column 6 is the fabric's east edge.
   ColorRoute route = makeRoute(box(0, 0, 7, 2), 22, W | E, R | N | E | W);
-  route.setsPopMode = true;
+  route.setsRingMode = true;
   std::vector<RouteProblem> problems = checker.check(route);
   CHECK(messages(problems) ==
         std::vector<std::string>{
@@ -492,10 +480,6 @@ TEST_CASE("one route reports each kind once, in kind order",
             "other PE of this range)",
             "PE (6, 0) color 22 is received from east, off the fabric edge "
             "(and 1 other PE of this range)",
-            "PE (0, 0) color 22 sets pop_mode but has no switch positions, so "
-            "it has no effect (and 13 other PEs of this range)"});
-  REQUIRE(problems.size() == 5);
-  for (size_t i = 0; i < 4; ++i)
-    CHECK(problems[i].severity == RouteSeverity::Error);
-  CHECK(problems[4].severity == RouteSeverity::Warning);
+            "PE (0, 0) color 22 sets ring_mode but has no switch positions "
+            "(and 13 other PEs of this range)"});
 }

@@ -328,8 +328,7 @@ RouteChecker::findConvergingStreams(std::span<const ColorRoute> routes) const {
         continue;
       uint64_t otherPEs = receiver.count - 1;
       problems.push_back(
-          {RouteProblemKind::ReceivedFromSeveral, RouteSeverity::Error,
-           receiver.route, receiver.x, receiver.y, otherPEs,
+          {RouteProblemKind::ReceivedFromSeveral, receiver.route, receiver.x, receiver.y, otherPEs,
            formatProblem(
                routes[receiver.route], receiver.x, receiver.y, otherPEs,
                "is received from " + formatPorts(receiver.from) + " at once")});
@@ -361,15 +360,14 @@ void RouteChecker::checkRoute(const ColorRoute &route, size_t index,
   const PERange &range = route.range;
   uint64_t otherPEs = getNumColumns(range) * getNumRows(range) - 1;
   // Problems that every PE of the range shares are named at its origin.
-  auto addEverywhere = [&](RouteProblemKind kind, RouteSeverity severity,
-                           const std::string &what) {
+  auto addEverywhere = [&](RouteProblemKind kind, const std::string &what) {
     problems.push_back(
-        {kind, severity, index, range.x, range.y, otherPEs,
+        {kind, index, range.x, range.y, otherPEs,
          formatProblem(route, range.x, range.y, otherPEs, what)});
   };
 
   if (llvm::is_contained(reservedColors, route.color))
-    addEverywhere(RouteProblemKind::ReservedColor, RouteSeverity::Error,
+    addEverywhere(RouteProblemKind::ReservedColor,
                   "is reserved by the memcpy infrastructure (--memcpy)");
 
   if (converging)
@@ -400,29 +398,21 @@ void RouteChecker::checkRoute(const ColorRoute &route, size_t index,
 
   if (!route.positions.empty())
     return;
-  llvm::SmallVector<const char *, 3> settings;
+  llvm::SmallVector<const char *, 2> settings;
   if (route.setsCurrentPosition)
     settings.push_back("current_switch_pos");
   if (route.setsRingMode)
     settings.push_back("ring_mode");
-  // The SDK accepts pop_mode alone (the fft examples set it), and it does
-  // nothing there; the other two name positions that do not exist.
-  if (settings.empty()) {
-    if (route.setsPopMode)
-      addEverywhere(RouteProblemKind::PopModeWithoutPositions,
-                    RouteSeverity::Warning,
-                    "sets pop_mode but has no switch positions, so it has no "
-                    "effect");
+  // pop_mode needs no positions: a router without them still pops the
+  // commands of control wavelets for the routers after it (fft-1d-2d).
+  if (settings.empty())
     return;
-  }
-  if (route.setsPopMode)
-    settings.push_back("pop_mode");
   std::string what = "sets ";
   for (size_t i = 0; i < settings.size(); ++i) {
     if (i)
       what += i + 1 == settings.size() ? " and " : ", ";
     what += settings[i];
   }
-  addEverywhere(RouteProblemKind::SwitchWithoutPositions, RouteSeverity::Error,
+  addEverywhere(RouteProblemKind::SwitchWithoutPositions,
                 what + " but has no switch positions");
 }

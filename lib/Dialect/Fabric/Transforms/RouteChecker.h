@@ -46,7 +46,6 @@ struct ColorRoute {
   llvm::SmallVector<RouteSwitch, 3> positions; ///< pos1.. in order
   bool setsCurrentPosition = false;
   bool setsRingMode = false;
-  bool setsPopMode = false;
 };
 
 /// The fabric and where the program rectangle sits in it. Color
@@ -64,16 +63,12 @@ enum class RouteProblemKind {
   SentOffFabric,           ///< a tx port leads off the fabric
   ReceivedFromOffFabric,   ///< an rx port faces off the fabric
   SwitchWithoutPositions,  ///< switch settings but no pos1..pos3
-  PopModeWithoutPositions, ///< pop_mode alone, without pos1..pos3
 };
-
-enum class RouteSeverity { Error, Warning };
 
 /// One problem of one route: the first PE that has it (by row, then
 /// column) and how many more PEs of the range have it too.
 struct RouteProblem {
   RouteProblemKind kind = RouteProblemKind::ReservedColor;
-  RouteSeverity severity = RouteSeverity::Error;
   /// The index of the route in the checked list.
   size_t route = 0;
   int64_t x = 0, y = 0;

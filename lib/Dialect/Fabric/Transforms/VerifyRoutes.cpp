@@ -61,7 +61,6 @@ ColorRoute toColorRoute(ColorConfigOp config) {
                                toRoutePort(position.getDirection())});
   route.setsCurrentPosition = config.getCurrentSwitchPos().has_value();
   route.setsRingMode = config.getRingMode();
-  route.setsPopMode = config.getPopMode().has_value();
   return route;
 }
 
@@ -100,12 +99,7 @@ struct VerifyRoutesPass
     }
     bool failed = false;
     for (const RouteProblem &problem : checker.checkAll(routes)) {
-      ColorConfigOp config = configs[problem.route];
-      if (problem.severity == RouteSeverity::Warning) {
-        config.emitWarning(problem.message);
-        continue;
-      }
-      config.emitError(problem.message);
+      configs[problem.route].emitError(problem.message);
       failed = true;
     }
     if (failed)
