@@ -12,6 +12,8 @@
 
 #include "tessera/Support/Format.h"
 
+#include <cstdio>
+
 using namespace tessera;
 using namespace tessera::host;
 
@@ -24,6 +26,7 @@ struct Copy {
   uint64_t elements; ///< per PE
   unsigned bytes;    ///< per device element
   MemcpyOrder order;
+  bool toDevice;
 
   uint64_t hostIndex(int64_t c, int64_t r, uint64_t e) const {
     return host::hostIndex(order, region, elements, c, r, e);
@@ -50,10 +53,20 @@ Copy checkCopy(const SdkRuntime::State &s, const char *what, uint32_t id,
     throw HostError(std::string(what) + ": " + name + " holds " +
                     std::to_string(bytes * 8) + "-bit elements; use " +
                     (bytes == 4 ? "MEMCPY_32BIT" : "MEMCPY_16BIT"));
-  return {what, &symbol, region, elements, bytes, order};
+  return {what, &symbol, region, elements, bytes, order, toDevice};
 }
 
-/// The symbol on PE (x, y), checked to hold `elements`.
+/// The message for a copy of more elements than the symbol holds.
+std::string overrunMessage(const SdkRuntime::State &s, const Copy &copy,
+                           const pe::Symbol &symbol, unsigned x, unsigned y) {
+  return std::string(copy.what) + ": '" + copy.symbol->name + "' holds " +
+         formatThousands(symbol.count) + " elements on " + s.describePE(x, y) +
+         "; " + formatThousands(copy.elements) + " do not fit";
+}
+
+/// The symbol on PE (x, y). A write must fit it; a read may go on into the
+/// memory after it, as a device's memcpy does (25-pt-stencil reads 6
+/// elements of a 5-element array; prepareCopy warns).
 const pe::Symbol &symbolOn(const SdkRuntime::State &s, const Copy &copy,
                            unsigned x, unsigned y) {
   const pe::Symbol *symbol =
@@ -61,11 +74,8 @@ const pe::Symbol &symbolOn(const SdkRuntime::State &s, const Copy &copy,
   if (!symbol || symbol->kind != pe::SymbolKind::Data)
     throw HostError(std::string(copy.what) + ": " + s.describePE(x, y) +
                     " does not export '" + copy.symbol->name + "'");
-  if (copy.elements > symbol->count)
-    throw HostError(std::string(copy.what) + ": '" + copy.symbol->name +
-                    "' holds " + formatThousands(symbol->count) +
-                    " elements on " + s.describePE(x, y) + "; " +
-                    formatThousands(copy.elements) + " do not fit");
+  if (copy.toDevice && copy.elements > symbol->count)
+    throw HostError(overrunMessage(s, copy, *symbol, x, y));
   return *symbol;
 }
 
@@ -90,9 +100,20 @@ Copy prepareCopy(SdkRuntime::State &s, const char *what, uint32_t id,
                  MemcpyOrder order, size_t hostWords, bool toDevice) {
   Copy copy = checkCopy(s, what, id, region, elements, type, order,
                         hostWords, toDevice);
-  for (int64_t r = 0; r < region.height; ++r)
-    for (int64_t c = 0; c < region.width; ++c)
-      (void)symbolOn(s, copy, region.x + c, region.y + r);
+  bool warned = false;
+  for (int64_t r = 0; r < region.height; ++r) {
+    for (int64_t c = 0; c < region.width; ++c) {
+      const pe::Symbol &symbol = symbolOn(s, copy, region.x + c, region.y + r);
+      if (!warned && elements > symbol.count) {
+        std::string message =
+            "warning: " +
+            overrunMessage(s, copy, symbol, region.x + c, region.y + r) +
+            " (the rest is read from the memory after it)\n";
+        std::fputs(message.c_str(), stderr);
+        warned = true;
+      }
+    }
+  }
   waitForRegion(s, copy);
   return copy;
 }

@@ -217,6 +217,12 @@ DSDProgress DSDEngine::runElements(DSDOperation &op, DSDContext context,
     }
     if (!runner.write(op.slots[0], op.result))
       return progress;
+    // A reduction (`@fadds(&sum, sum, dsd)`): into a pointer with a scalar
+    // first source, the result is the next element's first source, so the
+    // scalar accumulates (csl-reference 7.13; 25-pt-stencil's @fmaxs).
+    if (op.slots[0].cls == OperandClass::Pointer && op.numOperands > 2 &&
+        op.slots[1].cls == OperandClass::Scalar)
+      op.slots[1].scalar = op.result;
     for (unsigned i = 0; i < op.numOperands; ++i)
       op.slots[i].cursor.advance(1);
     ++op.next;

@@ -341,6 +341,9 @@ bool viewInMemory(PEMemory &memory, unsigned count, uint64_t n,
 bool DSDEngine::canRunFast(const DSDOperation &op) {
   if (op.isMap() || op.fetched || op.resultReady)
     return false;
+  // Reductions into a pointer feed each result to the next element.
+  if (op.slots[0].cls == OperandClass::Pointer && op.numOperands > 2)
+    return false;
   for (unsigned i = 0; i < op.numOperands; ++i) {
     OperandClass cls = op.slots[i].cls;
     if (cls != OperandClass::Memory && cls != OperandClass::Pointer &&
