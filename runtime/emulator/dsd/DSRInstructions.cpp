@@ -273,6 +273,12 @@ bool emulator::executeDSRInstruction(const pe::Instruction &inst,
         !in.value(1, "base", false, 0, MaxU16, base))
       return false;
     d.base = static_cast<uint16_t>(base);
+    // The new base is the address of element 0: a mem1d's offset (the
+    // array index it was made at, and what save-address added) is part of
+    // the address it replaces. benchmark-libs' stencil makes DSDs at
+    // dummy[i + 1] and re-bases them before moving them by one.
+    if (d.kind == DSRKind::Mem1d)
+      d.offset = 0;
     break;
   }
   case Opcode::DsrSetLength: {

@@ -105,7 +105,7 @@ TEST_CASE("builders set every field of their kind", "[dsd][descriptor]") {
   CHECK(f.getLength() == std::nullopt);
 }
 
-TEST_CASE("modifiers change one field and keep options and save-address",
+TEST_CASE("modifiers change their field and keep options and save-address",
           "[dsd][descriptor]") {
   Machine m;
   m.mem1d(Dest(0), 16, 0x100, 8, 2, 1);
@@ -115,13 +115,15 @@ TEST_CASE("modifiers change one field and keep options and save-address",
   Descriptor expected = m.dsrs.get({0, 0});
   CHECK(expected.saveAddress);
 
+  // The new base is element 0's address: the offset (2) goes with the
+  // old one.
   m.exec(Opcode::DsrSetBase, {Dest(0), Imm(0x300)});
   m.exec(Opcode::DsrSetLength, {Dest(0), Imm(20)});
   m.exec(Opcode::DsrIncOffset, {Dest(0), Imm(-5)});
   m.exec(Opcode::DsrSetStride, {Dest(0), Imm(-2)});
   expected.base = 0x300;
   expected.length = 20;
-  expected.offset = -3;
+  expected.offset = -5;
   expected.stride = -2;
   CHECK(m.dsrs.get({0, 0}) == expected);
 
