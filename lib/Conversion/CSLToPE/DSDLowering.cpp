@@ -287,7 +287,14 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
     widthOverride = outer;
     if (failed(built))
       return failure();
-    emit(Opcode::DsrSetBase, {dsr, baseOperand(m.getBase())}, at);
+    // The DSD takes its new memory's element width at run time too: a DSD
+    // loaded from a variable has the width of what it was made over
+    // (benchmark-libs' blas re-bases DSDs made over an i16 dummy onto f32
+    // vectors and @map reads them at the DSR's width).
+    emit(Opcode::DsrSetBaseWidth,
+         {dsr, Operand::imm(memoryWidthOf(op->getResult(0))),
+          baseOperand(m.getBase())},
+         at);
     return success();
   }
   if (auto m = dyn_cast<csl::SetDSDLengthOp>(op)) {

@@ -265,14 +265,21 @@ bool emulator::executeDSRInstruction(const pe::Instruction &inst,
     d = dsrs.get(from);
     break;
   }
-  case Opcode::DsrSetBase: {
+  case Opcode::DsrSetBase:
+  case Opcode::DsrSetBaseWidth: {
     int64_t base;
     d = current;
+    bool withWidth = inst.opcode == Opcode::DsrSetBaseWidth;
+    uint8_t width = d.width;
     if (!in.kindIs(d, id, {DSRKind::Mem1d, DSRKind::Mem4d, DSRKind::Circbuf},
                    "mem1d, mem4d and circbuf", "a base") ||
-        !in.value(1, "base", false, 0, MaxU16, base))
+        (withWidth && !in.width(1, width)) ||
+        !in.value(withWidth ? 2 : 1, "base", false, 0, MaxU16, base))
       return false;
     d.base = static_cast<uint16_t>(base);
+    // dsr.setbasew: the DSD now addresses memory of that element type (a
+    // DSD kept in a variable keeps the width of what it was made over).
+    d.width = width;
     // The new base is the address of element 0: a mem1d's offset (the
     // array index it was made at, and what save-address added) is part of
     // the address it replaces. benchmark-libs' stencil makes DSDs at

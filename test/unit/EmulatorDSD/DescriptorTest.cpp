@@ -164,6 +164,23 @@ TEST_CASE("dsr.incoffw counts elements of its width, converted to the DSR's",
   CHECK(m.dsrs.get({0, 2}).base == 0x10C);
 }
 
+TEST_CASE("dsr.setbasew sets the base and the element width",
+          "[dsd][descriptor]") {
+  Machine m;
+  m.mem1d(Dest(0), 16, 0x100, 8, 3, 1);
+  m.state.r[5] = 0x2000;
+  m.exec(Opcode::DsrSetBaseWidth, {Dest(0), Imm(32), R(5)});
+  const Descriptor &d = m.dsrs.get({0, 0});
+  CHECK(d.base == 0x2000);
+  CHECK(d.width == 32);
+  CHECK(d.offset == 0);
+  CHECK(d.length == 8);
+  m.exec(Opcode::DsrFabin, {Src0(1), Imm(1), Imm(0), Imm(0), Imm(0), Imm(0)});
+  CHECK(m.execTrap(Opcode::DsrSetBaseWidth, {Src0(1), Imm(32), Imm(0)}) ==
+        "dsr.setbasew: src0.1 is a fabin DSR; only mem1d, mem4d and circbuf "
+        "DSRs have a base");
+}
+
 TEST_CASE("dsr.copy copies the whole descriptor", "[dsd][descriptor]") {
   Machine m;
   m.mem1d(Src1(9), 32, 0x100, 8, 2, 1, true);
