@@ -53,9 +53,16 @@ bool isJumpTarget(uint32_t target) {
 
 double h(uint32_t bits) { return fp::f16(bits); }
 
+/// An even byte address of a config word, for a 16-bit access.
+bool isConfigAddress(uint32_t address) {
+  return address >= ConfigPort::FirstByte && address < ConfigPort::EndByte &&
+         (address & 1) == 0;
+}
+
 [[gnu::always_inline]] inline StepResult execute(CEState &s, PEMemory &memory,
                                                  const DecodedProgram &program,
-                                                 Trap &trap) {
+                                                 Trap &trap,
+                                                 ConfigPort *config) {
   const uint32_t pc = s.pc;
   const DecodedInst *inst = program.lookup(pc);
   if (!inst) [[unlikely]] {
@@ -356,8 +363,11 @@ double h(uint32_t bits) { return fp::f16(bits); }
   case Opcode::Ld16U: {
     uint32_t address = r[b] + imm;
     uint16_t value;
-    if (MemoryStatus st = memory.load16(address, value); st != MemoryStatus::Ok)
-      return fault(st, address, 2);
+    if (MemoryStatus st = memory.load16(address, value); st != MemoryStatus::Ok) {
+      if (!config || !isConfigAddress(address))
+        return fault(st, address, 2);
+      value = config->read(address / 2);
+    }
     r[a] = inst->opcode == Opcode::Ld16S ? sext16(value) : value;
     break;
   }
@@ -379,8 +389,11 @@ double h(uint32_t bits) { return fp::f16(bits); }
   case Opcode::St16: {
     uint32_t address = r[b] + imm;
     if (MemoryStatus st = memory.store16(address, static_cast<uint16_t>(r[a]));
-        st != MemoryStatus::Ok)
-      return fault(st, address, 2);
+        st != MemoryStatus::Ok) {
+      if (!config || !isConfigAddress(address))
+        return fault(st, address, 2);
+      config->write(address / 2, static_cast<uint16_t>(r[a]));
+    }
     break;
   }
   case Opcode::St32: {
@@ -438,16 +451,18 @@ double h(uint32_t bits) { return fp::f16(bits); }
 } // namespace
 
 StepResult tessera::emulator::step(CEState &state, PEMemory &memory,
-                                   const DecodedProgram &program, Trap &trap) {
-  return execute(state, memory, program, trap);
+                                   const DecodedProgram &program, Trap &trap,
+                                   ConfigPort *config) {
+  return execute(state, memory, program, trap, config);
 }
 
 RunResult tessera::emulator::run(CEState &state, PEMemory &memory,
                                  const DecodedProgram &program,
-                                 uint64_t maxSteps, Trap &trap) {
+                                 uint64_t maxSteps, Trap &trap,
+                                 ConfigPort *config) {
   RunResult result;
   while (result.steps < maxSteps) {
-    result.result = execute(state, memory, program, trap);
+    result.result = execute(state, memory, program, trap, config);
     if (result.result != StepResult::Continue)
       return result;
     ++result.steps;

@@ -80,8 +80,21 @@ void Emulator::State::runMainThread(PE &pe) {
   uint64_t steps = 0;
   if (pe.state == MainState::Running) {
     Trap trap;
+    // Loads and stores beyond memory reach the config words, as cfg.get
+    // and cfg.set do.
+    struct PEConfigPort final : ConfigPort {
+      State &state;
+      PE &pe;
+      PEConfigPort(State &state, PE &pe) : state(state), pe(pe) {}
+      uint16_t read(uint32_t word) override {
+        return state.readConfig(pe, word);
+      }
+      void write(uint32_t word, uint16_t value) override {
+        state.writeConfig(pe, word, value);
+      }
+    } port(*this, pe);
     emulator::RunResult batch =
-        emulator::run(pe.ce, pe.memory, info.code, ScalarBatch, trap);
+        emulator::run(pe.ce, pe.memory, info.code, ScalarBatch, trap, &port);
     steps = batch.steps;
     if (steps) {
       pe.counters.instructions += steps;

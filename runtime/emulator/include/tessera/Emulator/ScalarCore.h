@@ -81,10 +81,22 @@ enum class StepResult : uint8_t {
              ///< in r14 for a top-level call: that call has returned
 };
 
+/// The PE's memory-mapped config words, which 16-bit loads and stores reach
+/// at byte addresses 2 * 0x7F00 .. 2 * 0x7FFF + 1 beyond the 48 KiB of
+/// memory (programs read and rewrite router registers so: spmv-hypersparse
+/// takes `@bitcast(*u16, 2 * 0x7F40).*`). The PE model implements it.
+class ConfigPort {
+public:
+  static constexpr uint32_t FirstByte = 2 * 0x7F00, EndByte = 2 * 0x8000;
+  virtual ~ConfigPort() = default;
+  virtual uint16_t read(uint32_t wordAddress) = 0;
+  virtual void write(uint32_t wordAddress, uint16_t value) = 0;
+};
+
 /// Executes the instruction at `state.pc`. `trap` is written only when the
-/// result is Trapped.
+/// result is Trapped. Without `config`, config words are out of reach.
 StepResult step(CEState &state, PEMemory &memory, const DecodedProgram &program,
-                Trap &trap);
+                Trap &trap, ConfigPort *config = nullptr);
 
 struct RunResult {
   StepResult result = StepResult::Continue; ///< Continue: the limit was hit
@@ -93,7 +105,7 @@ struct RunResult {
 
 /// Steps until an instruction does not continue, or `maxSteps` have run.
 RunResult run(CEState &state, PEMemory &memory, const DecodedProgram &program,
-              uint64_t maxSteps, Trap &trap);
+              uint64_t maxSteps, Trap &trap, ConfigPort *config = nullptr);
 
 } // namespace tessera::emulator
 
