@@ -654,10 +654,21 @@ std::optional<RValue> BodyGen::lowerGenericCall(const ast::CallExpr &call,
     diags.note(fn.getLoc(), "declared here");
     return std::nullopt;
   }
-  // Comptime arguments bind as values, run-time ones as their types.
+  // Comptime arguments bind as values, run-time ones as their types. An
+  // argument for a `comptime` parameter is evaluated at comptime, as in Zig,
+  // even when it calls functions or builds a struct
+  // (`reset_routes(addr, .{ .tx = directions.flip(EAST) })`).
   llvm::SmallVector<RValue> lowered;
   llvm::SmallVector<Value> args;
-  for (const ast::Expr *arg : call.args) {
+  for (auto [i, arg] : llvm::enumerate(call.args)) {
+    if (fn.params[i]->isComptime) {
+      std::optional<Value> c = evalComptime(*arg);
+      if (!c)
+        return std::nullopt;
+      args.push_back(*c);
+      lowered.push_back(RValue{c, {}, c->getType()});
+      continue;
+    }
     std::optional<RValue> v = lowerExpr(*arg);
     if (!v)
       return std::nullopt;
