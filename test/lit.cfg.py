@@ -17,5 +17,5 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [os.path.join(config.tessera_obj_root, "bin"), config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["cslc", "tessera-opt", "tessera-objdump", "tessera-translate", "tessera-run", "cs_python"], tool_dirs)
+llvm_config.add_tool_substitutions(["cslc", "tessera-opt", "tessera-objdump", "tessera-translate", "tessera-run", "tessera-place", "cs_python"], tool_dirs)
 config.substitutions.append(("%python", config.python_executable))
