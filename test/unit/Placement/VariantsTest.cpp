@@ -147,6 +147,7 @@ TEST_CASE("a menu gives the narrowest extent per row height, R0 or R90",
   CHECK(menu.extent[40] == 6);
 }
 
+#ifdef TESSERA_ISPD2020_DIR
 TEST_CASE("the δT lower bound matches the published bounds",
           "[variants][ispd2020]") {
   // The README's "δT bound" column for graphs A, I, K, M and N.
@@ -161,6 +162,7 @@ TEST_CASE("the δT lower bound matches the published bounds",
     CHECK(getDeltaTLowerBound(*result.graph, enumerators) == bound);
   }
 }
+#endif
 
 TEST_CASE("the smallest δT search is a binary search", "[variants]") {
   int calls = 0;
