@@ -43,31 +43,6 @@ static Type elementTypeOf(Value dsd) {
   return {};
 }
 
-/// The element width of a memory DSD: that of its type, unless
-/// @set_dsd_base_addr moved it onto memory of another element type. A DSD
-/// takes the element type of the memory it addresses (public programs
-/// re-base a DSD made over an i16 dummy onto f32 arrays and run f32
-/// operations on it), so offsets and strides count that memory's elements.
-static int64_t memoryWidthOf(Value dsd) {
-  Value v = dsd;
-  while (Operation *op = v.getDefiningOp()) {
-    if (auto m = dyn_cast<csl::SetDSDBaseAddrOp>(op)) {
-      if (auto memref = dyn_cast<MemRefType>(m.getBase().getType()))
-        return widthOf(memref.getElementType());
-      break;
-    }
-    if (auto m = dyn_cast<csl::IncrementDSDOffsetOp>(op))
-      v = m.getDsd();
-    else if (auto m = dyn_cast<csl::SetDSDLengthOp>(op))
-      v = m.getDsd();
-    else if (auto m = dyn_cast<csl::SetDSDStrideOp>(op))
-      v = m.getDsd();
-    else
-      break;
-  }
-  return widthOf(elementTypeOf(dsd));
-}
-
 std::optional<unsigned> FunctionLowering::takeScratchDSR(OperandMode file) {
   unsigned f = fileIndex(file);
   if (nextScratchDSR[f] >= ctx.scratchDSRs[f].size())
@@ -154,7 +129,7 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
   if (auto m = dyn_cast<csl::Mem1dDSDOp>(op)) {
     emit(
         Opcode::DsrMem1d,
-        {dsr, Operand::imm(widthOverride.value_or(widthOf(elementTypeOf(dsd)))),
+        {dsr, Operand::imm(widthOf(elementTypeOf(dsd))),
          baseOperand(m.getBase()), useRegOrImm(m.getExtent(), false, at),
          m.getOffset() ? useRegOrImm(m.getOffset(), true, at) : Operand::imm(0),
          m.getStride() ? useRegOrImm(m.getStride(), true, at) : Operand::imm(1),
@@ -171,7 +146,7 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
                               "its indices, which no DSD can express";
     llvm::ArrayRef<int64_t> sizes = t.getSizes();
     Operand width =
-        Operand::imm(widthOverride.value_or(widthOf(elementTypeOf(dsd))));
+        Operand::imm(widthOf(elementTypeOf(dsd)));
     Operand wio = Operand::imm(t.getWaveletIndexOffset());
     if (sizes.size() == 1) {
       emit(Opcode::DsrMem1d,
@@ -212,7 +187,7 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
             : (baseType.hasStaticShape() ? baseType.getNumElements() : 0);
     emit(Opcode::DsrCircbuf,
          {dsr,
-          Operand::imm(widthOverride.value_or(widthOf(elementTypeOf(dsd)))),
+          Operand::imm(widthOf(elementTypeOf(dsd))),
           baseOperand(c.getBase()), useRegOrImm(c.getExtent(), false, at),
           Operand::imm(wrap)},
          at);
@@ -279,20 +254,16 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
     return success();
   }
   if (auto m = dyn_cast<csl::SetDSDBaseAddrOp>(op)) {
-    // The DSD takes the element width of its new memory (memoryWidthOf).
-    std::optional<int64_t> outer = widthOverride;
-    if (!outer)
-      widthOverride = memoryWidthOf(dsd);
-    LogicalResult built = buildDSD(m.getDsd(), file, index, loc);
-    widthOverride = outer;
-    if (failed(built))
+    if (failed(buildDSD(m.getDsd(), file, index, loc)))
       return failure();
-    // The DSD takes its new memory's element width at run time too: a DSD
-    // loaded from a variable has the width of what it was made over
-    // (benchmark-libs' blas re-bases DSDs made over an i16 dummy onto f32
-    // vectors and @map reads them at the DSR's width).
+    // The DSD takes its new memory's element width (and loses its offset)
+    // at run time: a DSD loaded from a variable has the width of what it was
+    // made over, and public programs re-base DSDs made over an i16 dummy
+    // onto f32 arrays (benchmark-libs' blas, whose @map reads them at the
+    // DSR's width).
+    auto memory = cast<MemRefType>(m.getBase().getType());
     emit(Opcode::DsrSetBaseWidth,
-         {dsr, Operand::imm(memoryWidthOf(op->getResult(0))),
+         {dsr, Operand::imm(widthOf(memory.getElementType())),
           baseOperand(m.getBase())},
          at);
     return success();

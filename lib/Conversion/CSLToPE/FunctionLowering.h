@@ -161,9 +161,6 @@ private:
   int64_t spAdjust = 0;
   /// While lowering a DSD variable's initializer: the variable's address.
   std::optional<uint32_t> startupTarget;
-  /// While building the DSD under a @set_dsd_base_addr: the element width
-  /// of the memory it is moved onto (DSDLowering.cpp, memoryWidthOf).
-  std::optional<int64_t> widthOverride;
   bool isTask = false;
   bool savesLink = false;
   bool scratchOverflow = false;
