@@ -8,6 +8,7 @@
 #ifndef TESSERA_TARGET_TARGETMODEL_H
 #define TESSERA_TARGET_TARGETMODEL_H
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -34,7 +35,7 @@ struct IDRange {
   unsigned first;
   unsigned last;
 
-  bool contains(int64_t id) const {
+  constexpr bool contains(int64_t id) const {
     return id >= static_cast<int64_t>(first) &&
            id <= static_cast<int64_t>(last);
   }
@@ -65,6 +66,7 @@ struct TargetFacts {
   bool hasColorSwap;
   bool hasFabricDSDPriority;
   bool hasQueueFlush;
+  bool hasSeparateControlTaskTable;
   std::span<const unsigned> memcpyReservedInputQueues;
   std::span<const unsigned> memcpyReservedOutputQueues;
   /// Wavelets each input queue 0..7 holds (the emulator's delivery queue).
@@ -170,6 +172,27 @@ public:
   }
   /// @queue_flush exists on WSE-3 only.
   bool hasQueueFlush() const { return facts.hasQueueFlush; }
+  /// @set_control_task_table (WSE-3 only) moves control tasks to a table of
+  /// their own, with as many entries as the shared one.
+  bool hasSeparateControlTaskTable() const {
+    return facts.hasSeparateControlTaskTable;
+  }
+  /// Instructions per entry a separate control task table may hold, and
+  /// the default.
+  static constexpr std::array<unsigned, 3> getControlTableInstructionChoices() {
+    return {2, 4, 8};
+  }
+  static constexpr unsigned getDefaultControlTableInstructions() { return 4; }
+  /// Entries between the control tables of consecutive `ctrl_table_id`s.
+  static constexpr IDRange getControlTableStrideRange() { return {1, 7}; }
+  static constexpr unsigned getDefaultControlTableStride() { return 1; }
+  /// The `ctrl_table_id` an input queue may carry.
+  static constexpr IDRange getControlTableIDRange() { return {0, 7}; }
+  /// Bytes of PE memory a separate control task table takes: every entry
+  /// holds its instructions inline, 2 bytes each (docs/CodeGen.md).
+  unsigned getControlTableBytes(unsigned instructions) const {
+    return getNumTaskIDs() * instructions * 2;
+  }
 
   //===--------------------------------------------------------------------===//
   // DSDs

@@ -145,8 +145,7 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
       return emitError(at) << "this tensor access is not a linear function of "
                               "its indices, which no DSD can express";
     llvm::ArrayRef<int64_t> sizes = t.getSizes();
-    Operand width =
-        Operand::imm(widthOf(elementTypeOf(dsd)));
+    Operand width = Operand::imm(widthOf(elementTypeOf(dsd)));
     Operand wio = Operand::imm(t.getWaveletIndexOffset());
     if (sizes.size() == 1) {
       emit(Opcode::DsrMem1d,
@@ -186,8 +185,7 @@ LogicalResult FunctionLowering::buildDSD(Value dsd, OperandMode file,
             ? *c.getWraparound()
             : (baseType.hasStaticShape() ? baseType.getNumElements() : 0);
     emit(Opcode::DsrCircbuf,
-         {dsr,
-          Operand::imm(widthOf(elementTypeOf(dsd))),
+         {dsr, Operand::imm(widthOf(elementTypeOf(dsd))),
           baseOperand(c.getBase()), useRegOrImm(c.getExtent(), false, at),
           Operand::imm(wrap)},
          at);
@@ -453,7 +451,8 @@ LogicalResult FunctionLowering::lowerCSL(Operation *op, bool &handled) {
                     : isa<csl::UnblockOp>(op) ? Opcode::Unblock
                                               : Opcode::QueueFlush;
     emit(opcode,
-         {Operand::imm(static_cast<int64_t>(getBlockSpace(target.getType()))),
+         {Operand::imm(
+              static_cast<int64_t>(getBlockSpace(op, target.getType()))),
           taskRef(target, loc)},
          loc);
     return success();

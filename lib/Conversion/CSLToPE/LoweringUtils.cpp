@@ -55,7 +55,16 @@ LogicalResult tessera::lowering::checkRunTimeType(Type type, Location loc) {
   return success();
 }
 
-pe::BlockSpace tessera::lowering::getBlockSpace(Type type) {
+pe::BlockSpace tessera::lowering::getBlockSpace(Operation *user, Type type) {
+  // A control task of a separate control task table has a block flag of
+  // its own, apart from the shared table's entry with its ID.
+  if (auto task = dyn_cast<csl::TaskIDType>(type);
+      task && task.getKind() == csl::TaskKind::Control) {
+    auto program = user->getParentOfType<csl::ProgramOp>();
+    if (program &&
+        !program.getBody().front().getOps<csl::ControlTaskTableOp>().empty())
+      return pe::BlockSpace::ControlTask;
+  }
   if (isa<csl::ColorType>(type))
     return pe::BlockSpace::Color;
   if (isa<csl::InputQueueType>(type))

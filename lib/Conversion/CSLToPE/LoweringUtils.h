@@ -22,8 +22,8 @@ unsigned getBitWidth(mlir::Type type);
 unsigned getStorageBytes(mlir::Type type);
 /// The register bits of a scalar constant, or none for other attributes.
 std::optional<int64_t> getConstantBits(mlir::Attribute value);
-/// What `block`/`unblock` of a handle of `type` names.
-pe::BlockSpace getBlockSpace(mlir::Type type);
+/// What `block`/`unblock` of a handle of `type` in `user` names.
+pe::BlockSpace getBlockSpace(mlir::Operation *user, mlir::Type type);
 /// A csl priority as the ISA encodes it (none: the default).
 pe::Priority toPriority(std::optional<csl::Priority> priority);
 /// Fails with a diagnostic for types no register can hold (64-bit values).

@@ -121,6 +121,15 @@ LogicalResult lowering::assembleProgram(
   // Memory budget: the allocator lays out data, code and stack together,
   // and names the largest pieces when they do not fit.
   pieces.push_back({"code", csl::MemoryPieceKind::Code, codeBytes, 2});
+  // A separate control task table holds its entries' instructions inline,
+  // after the code.
+  for (auto table : program.getBody().front().getOps<csl::ControlTaskTableOp>())
+    pieces.push_back(
+        {"control task table", csl::MemoryPieceKind::Code,
+         target::TargetModel::get(csl::toTargetArch(program.getArch()))
+             .getControlTableBytes(
+                 static_cast<unsigned>(table.getInstructions())),
+         2});
   pieces.push_back({"stack", csl::MemoryPieceKind::Stack, stackBytes,
                     csl::MemoryAllocator::getStackAlignment()});
   csl::MemoryLayout layout;
@@ -236,9 +245,15 @@ LogicalResult lowering::assembleProgram(
           {kind, static_cast<uint8_t>(*task.getId()),
            static_cast<uint16_t>(functionAddress.lookup(task.getSymName()))});
     } else if (auto q = dyn_cast<csl::InitializeQueueOp>(op)) {
-      binary.queues.push_back({q.getQueueKind() == csl::QueueKind::Output,
-                               static_cast<uint8_t>(q.getQueue()),
-                               static_cast<uint8_t>(q.getColor())});
+      binary.queues.push_back(
+          {q.getQueueKind() == csl::QueueKind::Output,
+           static_cast<uint8_t>(q.getQueue()),
+           static_cast<uint8_t>(q.getColor()),
+           static_cast<uint8_t>(q.getCtrlTableId().value_or(0))});
+    } else if (auto table = dyn_cast<csl::ControlTaskTableOp>(op)) {
+      binary.controlTableInstructions =
+          static_cast<uint8_t>(table.getInstructions());
+      binary.controlTableStride = static_cast<uint8_t>(table.getStride());
     }
   }
   if (hasStartup)
@@ -265,7 +280,7 @@ LogicalResult lowering::assembleProgram(
         binary.startup.push_back(
             {isa<csl::BlockOp>(op) ? pe::StartupKind::Block
                                    : pe::StartupKind::Unblock,
-             getBlockSpace(target.getType()), static_cast<uint16_t>(*id)});
+             getBlockSpace(&op, target.getType()), static_cast<uint16_t>(*id)});
     }
   }
 

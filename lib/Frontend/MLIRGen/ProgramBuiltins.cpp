@@ -65,10 +65,12 @@ void ProgramBuiltins::install() {
   interp.registerBuiltin("initialize_queue", [this](sema::BuiltinArgs &args) {
     return initializeQueue(args);
   });
-  interp.registerBuiltin("set_teardown_handler",
-                         [this](sema::BuiltinArgs &args) {
-                           return setTeardownHandler(args);
-                         });
+  interp.registerBuiltin(
+      "set_control_task_table",
+      [this](sema::BuiltinArgs &args) { return setControlTaskTable(args); });
+  interp.registerBuiltin(
+      "set_teardown_handler",
+      [this](sema::BuiltinArgs &args) { return setTeardownHandler(args); });
 }
 
 bool ProgramBuiltins::check(sema::BuiltinArgs &args, unsigned minArgs,
@@ -102,10 +104,9 @@ std::optional<Value> ProgramBuiltins::bindTask(sema::BuiltinArgs &args,
   std::optional<Value> task = args.evaluate(0);
   if (!task)
     return std::nullopt;
-  const auto *fnType =
-      task->is(Value::Kind::Function)
-          ? llvm::dyn_cast<sema::FunctionType>(task->getType())
-          : nullptr;
+  const auto *fnType = task->is(Value::Kind::Function)
+                           ? llvm::dyn_cast<sema::FunctionType>(task->getType())
+                           : nullptr;
   if (!fnType || !fnType->isTask()) {
     diags.error(args.getArg(0).getLoc(),
                 "expected a task, found '" + task->getType()->str() + "'");
@@ -116,9 +117,9 @@ std::optional<Value> ProgramBuiltins::bindTask(sema::BuiltinArgs &args,
     return std::nullopt;
   if (!id->is(Value::Kind::Handle) ||
       id->getType()->getKind() != getTaskIDKind(kind)) {
-    diags.error(args.getArg(1).getLoc(),
-                "expected a " + getTaskKindName(kind) + " task ID, found '" +
-                    id->getType()->str() + "'");
+    diags.error(args.getArg(1).getLoc(), "expected a " + getTaskKindName(kind) +
+                                             " task ID, found '" +
+                                             id->getType()->str() + "'");
     return std::nullopt;
   }
   // Only <memcpy/memcpy> itself may take the IDs memcpy reserves.
@@ -191,9 +192,8 @@ std::optional<Value> ProgramBuiltins::exportSymbol(sema::BuiltinArgs &args) {
     if (symbol->is(Value::Kind::Function)) {
       decl = symbol->getFunctionDecl();
       module = symbol->getModule();
-    }
-    else if (symbol->getSymbol() &&
-             llvm::isa<ast::VarDecl>(symbol->getSymbol()))
+    } else if (symbol->getSymbol() &&
+               llvm::isa<ast::VarDecl>(symbol->getSymbol()))
       decl = symbol->getSymbol();
   }
   if (!decl) {
@@ -211,8 +211,8 @@ std::optional<Value> ProgramBuiltins::exportSymbol(sema::BuiltinArgs &args) {
     if (!name)
       return std::nullopt;
     if (!name->is(Value::Kind::String)) {
-      diags.error(args.getArg(1).getLoc(), "expected a string, found '" +
-                                               name->getType()->str() + "'");
+      diags.error(args.getArg(1).getLoc(),
+                  "expected a string, found '" + name->getType()->str() + "'");
       return std::nullopt;
     }
     hostName = name->getString().str();
@@ -232,25 +232,114 @@ std::optional<Value> ProgramBuiltins::initializeQueue(sema::BuiltinArgs &args) {
   Type::Kind kind = queue->getType()->getKind();
   if (!queue->is(Value::Kind::Handle) ||
       (kind != Type::Kind::InputQueue && kind != Type::Kind::OutputQueue)) {
-    diags.error(args.getArg(0).getLoc(), "expected a queue, found '" +
-                                             queue->getType()->str() + "'");
+    diags.error(args.getArg(0).getLoc(),
+                "expected a queue, found '" + queue->getType()->str() + "'");
     return std::nullopt;
   }
   std::optional<Value> config = args.evaluate(1);
   if (!config)
     return std::nullopt;
-  const Value *color = config->is(Value::Kind::Struct)
-                           ? config->findField("color")
-                           : nullptr;
+  const Value *color =
+      config->is(Value::Kind::Struct) ? config->findField("color") : nullptr;
   if (!color || !color->is(Value::Kind::Handle) ||
       !color->getType()->is(Type::Kind::Color)) {
     diags.error(args.getArg(1).getLoc(),
                 "expected '.{ .color = c }' with a color c");
     return std::nullopt;
   }
+  std::optional<uint64_t> ctrlTableID;
+  if (const Value *table = config->findField("ctrl_table_id")) {
+    constexpr target::IDRange range =
+        target::TargetModel::getControlTableIDRange();
+    if (kind != Type::Kind::InputQueue) {
+      diags.error(args.getArg(1).getLoc(),
+                  "'.ctrl_table_id' is only for input queues");
+      return std::nullopt;
+    }
+    if (!table->is(Value::Kind::Int) || table->getInt().isNegative() ||
+        !range.contains(table->getInt().getExtValue())) {
+      diags.error(args.getArg(1).getLoc(),
+                  "'.ctrl_table_id' must be an integer in " +
+                      llvm::Twine(range.first) + ".." +
+                      llvm::Twine(range.last) + ", found '" + table->str() +
+                      "'");
+      return std::nullopt;
+    }
+    ctrlTableID = table->getInt().getZExtValue();
+  }
   record->queues.push_back({kind == Type::Kind::InputQueue,
                             queue->getHandleID(), color->getHandleID(),
-                            args.getCall().getLoc()});
+                            ctrlTableID, args.getCall().getLoc()});
+  return Value::getVoid(interp.getTypes());
+}
+
+std::optional<Value>
+ProgramBuiltins::setControlTaskTable(sema::BuiltinArgs &args) {
+  if (!check(args, 0, 1))
+    return std::nullopt;
+  sema::DiagnosticEngine &diags = interp.getDiagnostics();
+  const ast::BuiltinCall &call = args.getCall();
+  const target::TargetModel &model =
+      target::TargetModel::get(interp.getOptions().arch);
+  if (!model.hasSeparateControlTaskTable()) {
+    diags.error(call.getLoc(), "'@set_control_task_table' is not available "
+                               "on " +
+                                   llvm::Twine(model.getName()));
+    return std::nullopt;
+  }
+  ControlTaskTable table{
+      target::TargetModel::getDefaultControlTableInstructions(),
+      target::TargetModel::getDefaultControlTableStride(), call.getLoc()};
+  if (args.size() == 1) {
+    std::optional<Value> config = args.evaluate(0);
+    if (!config)
+      return std::nullopt;
+    llvm::SMLoc at = args.getArg(0).getLoc();
+    if (!config->is(Value::Kind::Struct) || config->isTuple()) {
+      diags.error(at, "expected '.{ .instructions = n, .stride = s }', "
+                      "found '" +
+                          config->getType()->str() + "'");
+      return std::nullopt;
+    }
+    for (const sema::FieldValue &field : config->getFields()) {
+      bool isInstructions = field.name == "instructions";
+      if (!isInstructions && field.name != "stride") {
+        diags.error(at, "unknown field '." + field.name +
+                            "' (expected '.instructions' or '.stride')");
+        return std::nullopt;
+      }
+      const Value &v = field.value;
+      int64_t n =
+          v.is(Value::Kind::Int) && v.getInt().getSignificantBits() <= 64
+              ? v.getInt().getExtValue()
+              : -1;
+      constexpr target::IDRange strides =
+          target::TargetModel::getControlTableStrideRange();
+      bool ok =
+          isInstructions
+              ? llvm::is_contained(
+                    target::TargetModel::getControlTableInstructionChoices(), n)
+              : strides.contains(n);
+      if (!ok) {
+        diags.error(at, isInstructions
+                            ? "'.instructions' must be 2, 4 or 8, found '" +
+                                  v.str() + "'"
+                            : "'.stride' must be an integer in " +
+                                  llvm::Twine(strides.first) + ".." +
+                                  llvm::Twine(strides.last) + ", found '" +
+                                  v.str() + "'");
+        return std::nullopt;
+      }
+      (isInstructions ? table.instructions : table.stride) =
+          static_cast<uint64_t>(n);
+    }
+  }
+  if (record->controlTaskTable) {
+    diags.error(call.getLoc(), "the separate control task table is set twice");
+    diags.note(record->controlTaskTable->loc, "first set here");
+    return std::nullopt;
+  }
+  record->controlTaskTable = table;
   return Value::getVoid(interp.getTypes());
 }
 
@@ -278,8 +367,8 @@ ProgramBuiltins::setTeardownHandler(sema::BuiltinArgs &args) {
     return std::nullopt;
   if (!color->is(Value::Kind::Handle) ||
       !color->getType()->is(Type::Kind::Color)) {
-    diags.error(args.getArg(1).getLoc(), "expected a color, found '" +
-                                             color->getType()->str() + "'");
+    diags.error(args.getArg(1).getLoc(),
+                "expected a color, found '" + color->getType()->str() + "'");
     return std::nullopt;
   }
   record->teardownHandlers.push_back({fn->getFunctionDecl(), fn->getModule(),

@@ -8,11 +8,12 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include "llvm/Support/Path.h"
 #include <map>
 #include <tuple>
-#include "llvm/Support/Path.h"
 
 using namespace tessera;
 using namespace tessera::frontend;
@@ -40,11 +41,9 @@ public:
       return requestGlobal(m, var, at);
     };
     symbols.fifo = [this](sema::ModuleInstance &m, const ast::VarDecl &var,
-                          llvm::SMLoc at) {
-      return requestFifo(m, var, at);
-    };
-    symbols.dsdGlobal = [this](sema::ModuleInstance &m,
-                               const ast::VarDecl &var, llvm::SMLoc at) {
+                          llvm::SMLoc at) { return requestFifo(m, var, at); };
+    symbols.dsdGlobal = [this](sema::ModuleInstance &m, const ast::VarDecl &var,
+                               llvm::SMLoc at) {
       return requestDSDGlobal(m, var, at);
     };
     symbols.dsdSlot = [this](sema::ModuleInstance &m, llvm::StringRef name,
@@ -62,21 +61,23 @@ public:
                                    mlir::FlatSymbolRefAttr());
       return symbol;
     };
-    symbols.specialization =
-        [this](sema::ModuleInstance &m, const ast::FnDecl &fn,
-               const sema::FunctionType &type,
-               llvm::ArrayRef<std::optional<Value>> args, llvm::StringRef key,
-               llvm::SMLoc at) {
-          return requestSpecialization(m, fn, type, args, key, at);
-        };
-    symbols.globalByDecl = [this](const ast::VarDecl &var,
-                                  llvm::SMLoc at) -> std::optional<std::string> {
+    symbols.specialization = [this](sema::ModuleInstance &m,
+                                    const ast::FnDecl &fn,
+                                    const sema::FunctionType &type,
+                                    llvm::ArrayRef<std::optional<Value>> args,
+                                    llvm::StringRef key, llvm::SMLoc at) {
+      return requestSpecialization(m, fn, type, args, key, at);
+    };
+    symbols.globalByDecl =
+        [this](const ast::VarDecl &var,
+               llvm::SMLoc at) -> std::optional<std::string> {
       for (sema::ModuleInstance *m : modules)
         if (const sema::GlobalSlot *slot = m->findGlobal(var.name.text);
             slot && slot->decl == &var)
           return requestGlobal(*m, var, at);
-      diags.error(at, "'" + var.name.text + "' is not a global of this "
-                                            "program");
+      diags.error(at, "'" + var.name.text +
+                          "' is not a global of this "
+                          "program");
       return std::nullopt;
     };
     symbols.boundTaskID = [this](sema::ModuleInstance &m,
@@ -138,9 +139,8 @@ private:
                                               const ast::VarDecl &var,
                                               llvm::SMLoc at);
   /// `const f = @allocate_fifo(buf[, opts])` as csl.allocate_fifo.
-  std::optional<std::string> requestFifo(sema::ModuleInstance &m,
-                                         const ast::VarDecl &var,
-                                         llvm::SMLoc at);
+  std::optional<std::string>
+  requestFifo(sema::ModuleInstance &m, const ast::VarDecl &var, llvm::SMLoc at);
   /// The task an `.activate_push`/`.activate_pop` option names: a task bound
   /// to a local task ID, or that ID; empty after an error.
   std::optional<std::string> getFifoHook(sema::ModuleInstance &m,
@@ -162,6 +162,10 @@ private:
   void sortBody();
   /// WSE-3: every data task's input queue has a color.
   bool checkDataTaskQueues();
+  /// Two tasks bound to one entry of a task table.
+  bool checkTaskIDs();
+  /// Queues with a `.ctrl_table_id` need `@set_control_task_table`.
+  bool checkControlTableIDs();
   mlir::Location loc(llvm::SMLoc l) {
     return getLocation(ctx, diags.getSourceMgr(), l);
   }
@@ -202,6 +206,9 @@ private:
   llvm::StringMap<llvm::SMLoc> exportedNames;
   /// Every task binding of every module, for FIFO hooks.
   std::vector<TaskBinding> tasks;
+  std::optional<ControlTaskTable> controlTaskTable;
+  /// Where `@initialize_queue` gave a `.ctrl_table_id`.
+  std::vector<llvm::SMLoc> ctrlTableQueues;
   std::vector<PendingBody> pending;
 };
 
@@ -215,7 +222,7 @@ ProgramGenerator::getFunctionType(sema::ModuleInstance &m,
 }
 
 std::string ProgramGenerator::getSymbolName(sema::ModuleInstance &m,
-                                           llvm::StringRef name) {
+                                            llvm::StringRef name) {
   if (&m == &root)
     return name.str();
   auto [it, inserted] = prefixes.try_emplace(&m);
@@ -259,8 +266,10 @@ ProgramGenerator::requestFunction(sema::ModuleInstance &m,
   for (const Type *param : type->getParams()) {
     params.push_back(lowerType(ctx, param));
     if (!params.back()) {
-      diags.error(fn.getLoc(), "'" + fn.name.text + "' has a parameter of "
-                                   "type '" + param->str() +
+      diags.error(fn.getLoc(), "'" + fn.name.text +
+                                   "' has a parameter of "
+                                   "type '" +
+                                   param->str() +
                                    "', which has no run-time representation");
       return std::nullopt;
     }
@@ -275,9 +284,9 @@ ProgramGenerator::requestFunction(sema::ModuleInstance &m,
     }
   }
   std::string name = getSymbolName(m, fn.name.text);
-  auto func = mlir::func::FuncOp::create(
-      builder, loc(fn.getLoc()), name,
-      builder.getFunctionType(params, results));
+  auto func =
+      mlir::func::FuncOp::create(builder, loc(fn.getLoc()), name,
+                                 builder.getFunctionType(params, results));
   func.addEntryBlock();
   emitted[{&m, &fn}] = name;
   pending.push_back({&m, &fn, func, nullptr, {}, {}});
@@ -307,17 +316,15 @@ std::optional<std::string> ProgramGenerator::requestSpecialization(
   if (!type.getResult()->is(Type::Kind::Void))
     results.push_back(lowerType(ctx, type.getResult()));
   unsigned n = ++numSpecializations[{&m, &fn}];
-  std::string name =
-      getSymbolName(m, fn.name.text) + "." + std::to_string(n);
-  auto func = mlir::func::FuncOp::create(
-      builder, loc(fn.getLoc()), name,
-      builder.getFunctionType(params, results));
+  std::string name = getSymbolName(m, fn.name.text) + "." + std::to_string(n);
+  auto func =
+      mlir::func::FuncOp::create(builder, loc(fn.getLoc()), name,
+                                 builder.getFunctionType(params, results));
   func.addEntryBlock();
   it->second = name;
-  pending.push_back({&m, &fn, func, &type,
-                     std::vector<std::optional<Value>>(args.begin(),
-                                                       args.end()),
-                     at});
+  pending.push_back(
+      {&m, &fn, func, &type,
+       std::vector<std::optional<Value>>(args.begin(), args.end()), at});
   return name;
 }
 
@@ -333,8 +340,7 @@ ProgramGenerator::requestGlobal(sema::ModuleInstance &m,
   std::optional<Value> value = interp.getGlobal(m, var.name.text, at);
   if (!value || !slot)
     return std::nullopt;
-  if (const auto *pointer =
-          llvm::dyn_cast<sema::PointerType>(value->getType()))
+  if (const auto *pointer = llvm::dyn_cast<sema::PointerType>(value->getType()))
     return requestPointerGlobal(m, var, *pointer, *slot);
   mlir::MemRefType storage = getStorageType(ctx, value->getType());
   if (!storage) {
@@ -347,9 +353,8 @@ ProgramGenerator::requestGlobal(sema::ModuleInstance &m,
   if (slot->initialValue.isValid()) {
     initial = getInitialValue(storage, slot->initialValue);
     if (!initial) {
-      diags.error(var.init->getLoc(),
-                  "the initializer of '" + var.name.text +
-                      "' is not supported in a global yet");
+      diags.error(var.init->getLoc(), "the initializer of '" + var.name.text +
+                                          "' is not supported in a global yet");
       return std::nullopt;
     }
   }
@@ -359,9 +364,8 @@ ProgramGenerator::requestGlobal(sema::ModuleInstance &m,
   if (isConst) {
     initial = getInitialValue(storage, *value);
     if (!initial) {
-      diags.error(var.init->getLoc(),
-                  "the value of '" + var.name.text +
-                      "' cannot be stored in memory yet");
+      diags.error(var.init->getLoc(), "the value of '" + var.name.text +
+                                          "' cannot be stored in memory yet");
       return std::nullopt;
     }
   }
@@ -380,10 +384,9 @@ ProgramGenerator::requestGlobal(sema::ModuleInstance &m,
     }
     alignment = builder.getI64IntegerAttr(a->getInt().getZExtValue());
   }
-  mlir::memref::GlobalOp::create(
-      builder, loc(var.getLoc()), name,
-      /*sym_visibility=*/mlir::StringAttr(), storage, initial, isConst,
-      alignment);
+  mlir::memref::GlobalOp::create(builder, loc(var.getLoc()), name,
+                                 /*sym_visibility=*/mlir::StringAttr(), storage,
+                                 initial, isConst, alignment);
   emitted[{&m, &var}] = name;
   return name;
 }
@@ -402,17 +405,16 @@ std::optional<std::string> ProgramGenerator::requestPointerGlobal(
   // needs storage of its own.
   FlatRef target;
   if (slot.initialValue.isValid()) {
-    const auto *pointee = llvm::dyn_cast_or_null<ast::VarDecl>(
-        slot.initialValue.getSymbol());
+    const auto *pointee =
+        llvm::dyn_cast_or_null<ast::VarDecl>(slot.initialValue.getSymbol());
     if (!pointee) {
       diags.error(var.init->getLoc(),
                   "the initializer of pointer '" + var.name.text +
                       "' must be the address of a global 'var'");
       return std::nullopt;
     }
-    sema::ModuleInstance &owner = slot.initialValue.getModule()
-                                      ? *slot.initialValue.getModule()
-                                      : m;
+    sema::ModuleInstance &owner =
+        slot.initialValue.getModule() ? *slot.initialValue.getModule() : m;
     std::optional<std::string> symbol =
         requestGlobal(owner, *pointee, var.init->getLoc());
     if (!symbol)
@@ -424,8 +426,8 @@ std::optional<std::string> ProgramGenerator::requestPointerGlobal(
                                          builder.getStringAttr(name),
                                          mlir::TypeAttr::get(pointer), target);
   if (std::optional<std::string> message = verifyNewOp(op)) {
-    diags.error(var.getLoc(), "invalid pointer '" + var.name.text +
-                                  "': " + *message);
+    diags.error(var.getLoc(),
+                "invalid pointer '" + var.name.text + "': " + *message);
     op.erase();
     return std::nullopt;
   }
@@ -433,9 +435,9 @@ std::optional<std::string> ProgramGenerator::requestPointerGlobal(
   return name;
 }
 
-std::optional<Value>
-ProgramGenerator::getBoundTaskID(sema::ModuleInstance &m,
-                                 const ast::FnDecl &task, llvm::SMLoc at) {
+std::optional<Value> ProgramGenerator::getBoundTaskID(sema::ModuleInstance &m,
+                                                      const ast::FnDecl &task,
+                                                      llvm::SMLoc at) {
   if (!ensureModule(m))
     return std::nullopt;
   for (const TaskBinding &binding : tasks) {
@@ -463,8 +465,8 @@ ProgramGenerator::requestDSDGlobal(sema::ModuleInstance &m,
   if (!type)
     return std::nullopt;
   if (!var.init) {
-    diags.error(var.getLoc(), "DSD variable '" + var.name.text +
-                                  "' needs an initializer");
+    diags.error(var.getLoc(),
+                "DSD variable '" + var.name.text + "' needs an initializer");
     return std::nullopt;
   }
   std::string name = getSymbolName(m, var.name.text);
@@ -556,8 +558,8 @@ ProgramGenerator::requestFifo(sema::ModuleInstance &m, const ast::VarDecl &var,
   std::optional<std::string> bufferSymbol = requestGlobal(m, *buffer, at);
   if (!bufferSymbol)
     return std::nullopt;
-  auto global = mlir::cast<mlir::memref::GlobalOp>(
-      program.lookupSymbol(*bufferSymbol));
+  auto global =
+      mlir::cast<mlir::memref::GlobalOp>(program.lookupSymbol(*bufferSymbol));
   FlatRef push, pop;
   std::optional<csl::Priority> priority;
   if (call.args.size() == 2) {
@@ -631,10 +633,9 @@ bool ProgramGenerator::emitTask(const TaskBinding &binding) {
   for (const Type *param : type->getParams()) {
     params.push_back(lowerType(ctx, param));
     if (!params.back()) {
-      diags.error(task.getLoc(), "task '" + task.name.text +
-                                     "' has a parameter of type '" +
-                                     param->str() +
-                                     "', which has no run-time representation");
+      diags.error(task.getLoc(),
+                  "task '" + task.name.text + "' has a parameter of type '" +
+                      param->str() + "', which has no run-time representation");
       return false;
     }
   }
@@ -710,12 +711,11 @@ bool ProgramGenerator::emitExport(const SymbolExport &exported) {
       // The host reaches the data the pointer points to, and may write it
       // unless the pointer is to const.
       type = pointer.getType();
-      std::optional<Value> value = interp.getGlobal(
-          *exported.module, var.name.text, exported.loc);
+      std::optional<Value> value =
+          interp.getGlobal(*exported.module, var.name.text, exported.loc);
       if (!value)
         return false;
-      isMutable =
-          !llvm::cast<sema::PointerType>(value->getType())->isConst();
+      isMutable = !llvm::cast<sema::PointerType>(value->getType())->isConst();
     } else {
       type = mlir::cast<mlir::memref::GlobalOp>(global).getType();
       isMutable = var.varKind == ast::VarKind::Var;
@@ -747,8 +747,8 @@ bool ProgramGenerator::drainFunctions() {
     if (!type || !lowerBody(interp, *next.module, symbols, *next.fn, *type,
                             next.func.getBody(), next.comptimeArgs)) {
       if (next.specializedAt.isValid())
-        diags.note(next.specializedAt, "in '" + next.fn->name.text +
-                                           "' specialized for this call");
+        diags.note(next.specializedAt,
+                   "in '" + next.fn->name.text + "' specialized for this call");
       return false;
     }
   }
@@ -760,7 +760,7 @@ unsigned getRank(mlir::Operation &op) {
     return 0;
   if (mlir::isa<csl::AllocateFifoOp, csl::DSDGlobalOp>(op))
     return 1;
-  if (mlir::isa<csl::InitializeQueueOp>(op))
+  if (mlir::isa<csl::InitializeQueueOp, csl::ControlTaskTableOp>(op))
     return 3;
   if (mlir::isa<csl::TaskOp>(op))
     return 4;
@@ -800,13 +800,29 @@ bool ProgramGenerator::addModule(sema::ModuleInstance &m) {
   for (const StartupAction &action : record.startup)
     if (!emitStartup(action))
       return false;
-  for (const QueueBinding &queue : record.queues)
-    csl::InitializeQueueOp::create(
+  if (const std::optional<ControlTaskTable> &table = record.controlTaskTable) {
+    // Modules of one program share its task tables: one call in all.
+    if (controlTaskTable) {
+      diags.error(table->loc, "the separate control task table is set twice");
+      diags.note(controlTaskTable->loc, "first set here");
+      return false;
+    }
+    controlTaskTable = table;
+    csl::ControlTaskTableOp::create(builder, loc(table->loc),
+                                    table->instructions, table->stride);
+  }
+  for (const QueueBinding &queue : record.queues) {
+    auto init = csl::InitializeQueueOp::create(
         builder, loc(queue.loc),
         csl::QueueKindAttr::get(&ctx, queue.isInput ? csl::QueueKind::Input
                                                     : csl::QueueKind::Output),
         builder.getI64IntegerAttr(queue.queue),
-        builder.getI64IntegerAttr(queue.color));
+        builder.getI64IntegerAttr(queue.color), nullptr);
+    if (queue.ctrlTableID) {
+      init.setCtrlTableIdAttr(builder.getI64IntegerAttr(*queue.ctrlTableID));
+      ctrlTableQueues.push_back(queue.loc);
+    }
+  }
   // Bodies may name any bound task (FIFO hooks), so all are known first.
   tasks.insert(tasks.end(), record.tasks.begin(), record.tasks.end());
   for (const TaskBinding &task : record.tasks)
@@ -847,8 +863,8 @@ bool ProgramGenerator::run() {
   if (unsigned buffer = root.getFile().bufferID)
     program->setLoc(mlir::FileLineColLoc::get(
         &ctx,
-        diags.getSourceMgr().getMemoryBuffer(buffer)->getBufferIdentifier(),
-        1, 1));
+        diags.getSourceMgr().getMemoryBuffer(buffer)->getBufferIdentifier(), 1,
+        1));
   if (!addModule(root) || !drainFunctions())
     return false;
   // Lowering code may import more modules; each brings its comptime blocks.
@@ -858,7 +874,44 @@ bool ProgramGenerator::run() {
       if (!ensureModule(*m) || !drainFunctions())
         return false;
   sortBody();
-  return checkDataTaskQueues();
+  return checkTaskIDs() && checkDataTaskQueues() && checkControlTableIDs();
+}
+
+bool ProgramGenerator::checkTaskIDs() {
+  // One task per entry of a task table; control tasks have a table of
+  // their own once @set_control_task_table (in any module) asks for it.
+  llvm::DenseMap<std::pair<unsigned, uint64_t>, const TaskBinding *> owners;
+  for (const TaskBinding &task : tasks) {
+    unsigned table = controlTaskTable && task.kind == TaskKind::Control;
+    auto [it, inserted] = owners.try_emplace({table, task.id}, &task);
+    if (inserted)
+      continue;
+    // A control task meeting a data or local one could move out of the way.
+    bool oneIsControl = (task.kind == TaskKind::Control) !=
+                        (it->second->kind == TaskKind::Control);
+    bool canSeparate = target::TargetModel::get(interp.getOptions().arch)
+                           .hasSeparateControlTaskTable();
+    diags.error(task.loc,
+                "task ID " + llvm::Twine(task.id) + " is already bound to '" +
+                    it->second->task->name.text + "'" +
+                    (oneIsControl && canSeparate
+                         ? " (control tasks share the task table unless "
+                           "'@set_control_task_table' gives them their own)"
+                         : ""));
+    diags.note(it->second->loc, "first bound here");
+    return false;
+  }
+  return true;
+}
+
+bool ProgramGenerator::checkControlTableIDs() {
+  // The table may be set in another module, or after the queue.
+  if (controlTaskTable || ctrlTableQueues.empty())
+    return true;
+  for (llvm::SMLoc at : ctrlTableQueues)
+    diags.error(at, "'.ctrl_table_id' needs a separate control task table "
+                    "(call '@set_control_task_table')");
+  return false;
 }
 
 bool ProgramGenerator::checkDataTaskQueues() {
@@ -888,11 +941,11 @@ bool ProgramGenerator::checkDataTaskQueues() {
 
 } // namespace
 
-mlir::FailureOr<csl::ProgramOp> mlirgen::generateProgram(
-    mlir::OpBuilder &builder, sema::Interpreter &interp,
-    ProgramBuiltins &builtins, sema::ModuleInstance &module,
-    llvm::StringRef symbol, mlir::StringAttr file,
-    mlir::DictionaryAttr params) {
+mlir::FailureOr<csl::ProgramOp>
+mlirgen::generateProgram(mlir::OpBuilder &builder, sema::Interpreter &interp,
+                         ProgramBuiltins &builtins,
+                         sema::ModuleInstance &module, llvm::StringRef symbol,
+                         mlir::StringAttr file, mlir::DictionaryAttr params) {
   csl::Arch arch = interp.getOptions().arch == target::Arch::WSE3
                        ? csl::Arch::WSE3
                        : csl::Arch::WSE2;

@@ -144,6 +144,11 @@ std::string pe::dumpProgram(const ProgramBinary &program) {
          << elemTypeLabel(v.elemType) << "\n";
   }
   os << "\ntasks:\n";
+  if (program.hasSeparateControlTable())
+    os << "  (control tasks in a separate table: "
+       << unsigned(program.controlTableInstructions)
+       << " instructions per entry, stride "
+       << unsigned(program.controlTableStride) << ")\n";
   for (const TaskEntry &t : program.tasks)
     os << "  " << getTaskKindName(t.kind) << " " << unsigned(t.id) << " at "
        << hex(t.entry) << "\n";
@@ -151,7 +156,10 @@ std::string pe::dumpProgram(const ProgramBinary &program) {
     os << "\nqueues:\n";
     for (const QueueInit &q : program.queues)
       os << "  " << (q.output ? "output " : "input ") << unsigned(q.queue)
-         << " color " << unsigned(q.color) << "\n";
+         << " color " << unsigned(q.color)
+         << (q.ctrlTableID ? " ctrl_table_id " + std::to_string(q.ctrlTableID)
+                           : std::string())
+         << "\n";
   }
   if (!program.startup.empty()) {
     os << "\nstart-up:\n";

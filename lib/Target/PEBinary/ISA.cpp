@@ -75,8 +75,8 @@ std::string_view getFCmpPredicateName(FCmpPredicate predicate) {
 }
 
 std::string_view getBlockSpaceName(BlockSpace space) {
-  static constexpr std::string_view Names[] = {"task", "color", "iq", "oq",
-                                               "ut"};
+  static constexpr std::string_view Names[] = {"task", "color", "iq",
+                                               "oq",   "ut",    "ctask"};
   auto index = static_cast<size_t>(space);
   return index < std::size(Names) ? Names[index] : "?";
 }

@@ -308,12 +308,29 @@ private:
     auto c = section(ProgramHeader, "program header", true);
     if (!c)
       return false;
-    uint8_t reserved;
+    uint8_t table;
     headerOffset = c->offset();
-    return archField(*c, p.arch) && c->u8(reserved) &&
-           c->zero(reserved, headerOffset + 1) && c->u16(p.codeAddress) &&
-           c->u16(p.dataAddress) && c->u16(p.bssAddress) && c->u16(p.bssSize) &&
-           c->finish();
+    if (!archField(*c, p.arch) || !c->u8(table))
+      return false;
+    if (table) {
+      unsigned instructions = table & 0xf, stride = table >> 4;
+      if (p.arch != target::Arch::WSE3)
+        return c->fail(headerOffset + 1,
+                       "a separate control task table needs wse3");
+      if (instructions != 2 && instructions != 4 && instructions != 8)
+        return c->fail(headerOffset + 1,
+                       "control task table entries hold 2, 4 or 8 "
+                       "instructions, not " +
+                           std::to_string(instructions));
+      if (stride < 1 || stride > 7)
+        return c->fail(headerOffset + 1, "control task table stride " +
+                                             std::to_string(stride) +
+                                             " is out of range 1..7");
+      p.controlTableInstructions = static_cast<uint8_t>(instructions);
+      p.controlTableStride = static_cast<uint8_t>(stride);
+    }
+    return c->u16(p.codeAddress) && c->u16(p.dataAddress) &&
+           c->u16(p.bssAddress) && c->u16(p.bssSize) && c->finish();
   }
 
   bool code() {
@@ -442,10 +459,19 @@ private:
     p.queues.resize(n);
     for (QueueInit &q : p.queues) {
       size_t at = c->offset();
-      uint8_t output, reserved;
+      uint8_t output;
       if (!c->u8(output) || !c->u8(q.queue) || !c->u8(q.color) ||
-          !c->u8(reserved) || !c->zero(reserved, at + 3))
+          !c->u8(q.ctrlTableID))
         return false;
+      if (q.ctrlTableID && (output || !p.hasSeparateControlTable()))
+        return c->fail(at + 3, "ctrl_table_id " +
+                                   std::to_string(q.ctrlTableID) +
+                                   " needs an input queue of a program with "
+                                   "a separate control task table");
+      if (q.ctrlTableID > 7)
+        return c->fail(at + 3, "ctrl_table_id " +
+                                   std::to_string(q.ctrlTableID) +
+                                   " is out of range 0..7");
       if (output > 1)
         return c->fail(at, "queue direction must be 0 or 1");
       if (q.queue >= 8)

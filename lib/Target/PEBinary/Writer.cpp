@@ -79,7 +79,8 @@ std::vector<uint8_t> writeProgram(const ProgramBinary &p) {
 
   ByteWriter header;
   header.u8(archCode(p.arch));
-  header.u8(0);
+  header.u8(static_cast<uint8_t>(p.controlTableInstructions |
+                                 p.controlTableStride << 4));
   header.u16(p.codeAddress);
   header.u16(p.dataAddress);
   header.u16(p.bssAddress);
@@ -120,7 +121,7 @@ std::vector<uint8_t> writeProgram(const ProgramBinary &p) {
     queues.u8(q.output);
     queues.u8(q.queue);
     queues.u8(q.color);
-    queues.u8(0);
+    queues.u8(q.ctrlTableID);
   }
 
   ByteWriter startup;

@@ -22,6 +22,8 @@ std::string describeActivity(const PE &pe, const ProgramInfo &info) {
   if (pe.activity.isCall)
     return "a call of " + hex(pe.activity.entry, 4);
   unsigned t = pe.activity.task;
+  if (t >= ControlTableSlot && t < NumTaskSlots)
+    return "control table entry " + std::to_string(t - ControlTableSlot);
   if (t < NumTaskIDs && info.kind[t])
     return "task " + std::to_string(t) + " (" +
            std::string(pe::getTaskKindName(*info.kind[t])) + ")";
@@ -90,6 +92,12 @@ DeadlockReport Emulator::State::describeWaits() const {
                  "table",
              std::nullopt});
     }
+    uint64_t tableWaiting = pe.tablePending & pe.tableBlocked;
+    for (unsigned e = 0; e < NumTaskIDs; ++e)
+      if (tableWaiting >> e & 1)
+        add("control table entry " + std::to_string(e) +
+                " is activated but blocked",
+            *info.controlEntry[e]);
     for (unsigned c = 0; c < 32; ++c) {
       uint8_t task = info.dataTaskOfColor[c];
       if (task == NoTask || !(pe.blocked >> task & 1))
@@ -106,8 +114,8 @@ DeadlockReport Emulator::State::describeWaits() const {
   return report;
 }
 
-std::string emulator::formatLocation(
-    const std::optional<SourceLocation> &location) {
+std::string
+emulator::formatLocation(const std::optional<SourceLocation> &location) {
   if (!location || location->file.empty())
     return "";
   return location->file + ":" + std::to_string(location->line) + ":" +

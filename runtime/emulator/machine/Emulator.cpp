@@ -35,17 +35,36 @@ ProgramInfo buildProgramInfo(const LoadedProgram &loaded,
     if (task.kind == target::TaskKind::Data)
       info.dataTasks |= uint64_t(1) << task.id;
   }
+  if (binary.hasSeparateControlTable()) {
+    info.separateControlTable = true;
+    info.controlTableStride = binary.controlTableStride;
+    for (const pe::TaskEntry &task : binary.tasks) {
+      if (task.kind != target::TaskKind::Control || task.id >= NumTaskIDs)
+        continue;
+      info.kind[task.id].reset();
+      info.controlEntry[task.id] = task.entry;
+    }
+    // Control tasks leave the shared table: its entries are the others'.
+    for (const pe::TaskEntry &task : binary.tasks)
+      if (task.kind != target::TaskKind::Control && task.id < NumTaskIDs) {
+        info.kind[task.id] = task.kind;
+        info.entry[task.id] = task.entry;
+      }
+  }
   std::array<std::optional<uint8_t>, 8> outputQueueColor{};
-  for (const pe::QueueInit &queue : binary.queues)
-    if (queue.queue < 8)
-      (queue.output ? outputQueueColor : info.inputQueueColor)[queue.queue] =
-          queue.color;
+  for (const pe::QueueInit &queue : binary.queues) {
+    if (queue.queue >= 8)
+      continue;
+    (queue.output ? outputQueueColor : info.inputQueueColor)[queue.queue] =
+        queue.color;
+    if (!queue.output && queue.color < 32)
+      info.ctrlTableIDOfColor[queue.color] = queue.ctrlTableID;
+  }
   info.outputQueueColor = outputQueueColor;
 
   info.dataTaskOfColor.fill(NoTask);
   info.gateOfColor.fill(NoTask);
-  bool byColor =
-      model.getDataTaskSource() == target::DataTaskSource::Color;
+  bool byColor = model.getDataTaskSource() == target::DataTaskSource::Color;
   if (byColor) {
     for (unsigned c = 0; c < model.getNumRoutableColors(); ++c) {
       info.gateOfColor[c] = c;
@@ -100,8 +119,7 @@ PECounters &PECounters::operator+=(const PECounters &other) {
 }
 
 Emulator::State::State(const LoadedOutput &output, EmulatorOptions options)
-    : output(output),
-      model(target::TargetModel::get(output.metadata.arch)),
+    : output(output), model(target::TargetModel::get(output.metadata.arch)),
       options(std::move(options)),
       network(output.layout, model, this->options.network) {
   std::string loadError;
@@ -197,7 +215,7 @@ bool Emulator::State::hasWork(const PE &pe) const {
   if (pe.state == MainState::Faulted)
     return false;
   return pe.state != MainState::Idle || !pe.calls.empty() ||
-         pe.hasBusyMicrothread() || pe.flushQueues || readyTasks(pe) != 0;
+         pe.hasBusyMicrothread() || pe.flushQueues || hasReadyTask(pe);
 }
 
 void Emulator::State::fail(PE &pe, uint32_t pc, std::string message) {
@@ -230,7 +248,8 @@ bool Emulator::State::hasLeftovers() const {
       return true; // asleep waiting for a wavelet that cannot come
     // Activated but blocked, with an entry or not (an unbound ID that a
     // program activates is as much a bug as one it never unblocks).
-    if ((pe.activated | pe.controlPending) & pe.blocked)
+    if ((pe.activated | pe.controlPending) & pe.blocked ||
+        pe.tablePending & pe.tableBlocked)
       return true;
   }
   return false;
@@ -348,8 +367,8 @@ bool Emulator::call(unsigned x, unsigned y, uint32_t address,
     return false;
   }
   if (args.size() > 8) {
-    error = "a call takes at most 8 arguments, not " +
-            std::to_string(args.size());
+    error =
+        "a call takes at most 8 arguments, not " + std::to_string(args.size());
     return false;
   }
   PendingCall call;
@@ -378,7 +397,7 @@ void Emulator::setTaskBlocked(unsigned x, unsigned y, unsigned task,
 bool Emulator::isMainThreadIdle(unsigned x, unsigned y) const {
   const PE *pe = state->findPE(x, y);
   return !pe || (pe->state == MainState::Idle && pe->calls.empty() &&
-                 state->readyTasks(*pe) == 0);
+                 !state->hasReadyTask(*pe));
 }
 
 bool Emulator::deliver(unsigned x, unsigned y, Wavelet wavelet) {

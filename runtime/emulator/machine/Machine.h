@@ -88,14 +88,24 @@ struct Emulator::State {
     Take,    ///< activates its control task
     NoEntry, ///< names a task with no entry: a fault
   };
+  /// `slot` receives the task slot the wavelet activates (Take, NoEntry).
   ControlHead classifyControlHead(const machine::PE &pe, unsigned color,
-                                  std::optional<Wavelet> &head) const;
+                                  std::optional<Wavelet> &head,
+                                  unsigned *slot = nullptr) const;
   /// Control wavelets at the head of delivery queues activate their tasks;
   /// queues being flushed activate the teardown task once empty.
   void takeControlWavelets(machine::PE &pe);
+  /// Moves the argument a control wavelet left for task slot `slot` to r0.
+  void takeControlArgument(machine::PE &pe, unsigned slot);
+  /// Starts entry `entry` of the separate control task table.
+  bool startControlTableTask(machine::PE &pe, unsigned entry);
   /// Ready task IDs: activated (or with a data wavelet waiting) and not
   /// blocked.
   uint64_t readyTasks(const machine::PE &pe) const;
+  /// A task of either table is ready to be picked.
+  bool hasReadyTask(const machine::PE &pe) const {
+    return readyTasks(pe) != 0 || (pe.tablePending & ~pe.tableBlocked) != 0;
+  }
   /// Starts a pending call or the next ready task; false if there is none.
   bool pickWork(machine::PE &pe);
   /// block/unblock of one ID in one block space.

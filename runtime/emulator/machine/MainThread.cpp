@@ -44,6 +44,8 @@ std::string_view blockSpaceName(pe::BlockSpace space) {
     return "output queue";
   case pe::BlockSpace::UT:
     return "microthread";
+  case pe::BlockSpace::ControlTask:
+    return "control task";
   }
   return "ID";
 }
@@ -196,7 +198,11 @@ void Emulator::State::runMainThread(PE &pe) {
     }
     if (options.trace)
       trace(pe, std::nullopt,
-            "task " + std::to_string(pe.activity.task) + " ends");
+            pe.activity.task >= ControlTableSlot
+                ? "control table entry " +
+                      std::to_string(pe.activity.task - ControlTableSlot) +
+                      " ends"
+                : "task " + std::to_string(pe.activity.task) + " ends");
     ++pe.counters.instructions;
     ++pe.counters.busyCycles;
     pe.state = MainState::Idle;

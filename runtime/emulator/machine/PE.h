@@ -25,6 +25,10 @@
 namespace tessera::emulator::machine {
 
 inline constexpr unsigned NumTaskIDs = 64;
+/// The picker numbers tasks by slot: 0..63 are the task table's IDs,
+/// 64..127 the entries of WSE-3's separate control task table.
+inline constexpr unsigned ControlTableSlot = NumTaskIDs;
+inline constexpr unsigned NumTaskSlots = 2 * NumTaskIDs;
 inline constexpr unsigned NoTask = 0xFF;
 /// The address a top-level call returns to (docs/BinaryFormat.md).
 inline constexpr uint32_t TopLevelReturn = pe::MemoryBytes;
@@ -48,6 +52,13 @@ struct ProgramInfo {
   /// WSE-3: the color each input queue is bound to.
   std::array<std::optional<uint8_t>, 8> inputQueueColor{};
   std::array<std::optional<uint8_t>, 8> outputQueueColor{};
+  /// WSE-3's separate control task table: its entries, the stride of a
+  /// queue's `ctrl_table_id` and each color's `ctrl_table_id` (that of the
+  /// input queue bound to it).
+  bool separateControlTable = false;
+  uint8_t controlTableStride = 0;
+  std::array<std::optional<uint16_t>, NumTaskIDs> controlEntry{};
+  std::array<uint8_t, 32> ctrlTableIDOfColor{};
   /// Teardown handlers by color (`__teardown_handler.<color>`).
   std::array<std::optional<uint16_t>, 32> teardownHandler{};
   uint64_t initiallyBlocked = 0;
@@ -120,9 +131,13 @@ struct PE {
   uint64_t blocked = 0;
   uint8_t blockedOutputQueues = 0;
   uint8_t blockedMicrothreads = 0;
-  /// Control tasks activated by a control wavelet, with their argument.
+  /// Control tasks activated by a control wavelet, with their argument
+  /// (by task slot: the separate control table's entries from 64).
   uint64_t controlPending = 0;
   std::vector<std::pair<uint8_t, uint16_t>> controlArgs;
+  /// The separate control task table's entries: pending and blocked.
+  uint64_t tablePending = 0;
+  uint64_t tableBlocked = 0;
   /// Colors whose delivery queue may hold wavelets.
   uint32_t deliveredColors = 0;
   /// WSE-2: colors whose delivery queue has taken the depth of the input
@@ -155,7 +170,8 @@ struct PE {
   std::vector<std::pair<uint8_t, uint32_t>> toHost;
 
   uint64_t pickerState = 0; ///< shuffle mode's xorshift state
-  uint8_t lastPicked = 63;  ///< round-robin mode: the task picked last
+  /// Round-robin mode: the task slot picked last.
+  uint8_t lastPicked = NumTaskSlots - 1;
   bool awake = false;
   /// The cycle a timer wakes it at, 0 for none (docs/Emulator.md, "The
   /// clock and its cycle").

@@ -21,9 +21,9 @@ namespace {
 
 /// What a thread needs before it can act again.
 struct Need {
-  bool now = false;      ///< it acts in the next cycle
-  uint64_t time = 0;     ///< it acts at this cycle (0: none)
-  bool passive = false;  ///< a wavelet or another thread must come first
+  bool now = false;     ///< it acts in the next cycle
+  uint64_t time = 0;    ///< it acts at this cycle (0: none)
+  bool passive = false; ///< a wavelet or another thread must come first
 
   void at(uint64_t cycle, uint64_t next) {
     if (cycle <= next)
@@ -70,7 +70,7 @@ void Emulator::State::reschedule(PE &pe) {
     need.now = true;
   switch (pe.state) {
   case MainState::Idle:
-    if (readyTasks(pe))
+    if (hasReadyTask(pe))
       need.at(pe.readyAt, next);
     break;
   case MainState::Running:

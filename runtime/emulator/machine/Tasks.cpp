@@ -2,8 +2,10 @@
 //
 // docs/Emulator.md "Tasks": a task ID is ready when it is activated (a local
 // task by `activate`, a control task by a control wavelet, a data task by a
-// data wavelet at the head of its queue) and not blocked. The picker takes
-// the lowest ready ID, or in shuffle mode a seeded pseudo-random one.
+// data wavelet at the head of its queue) and not blocked. The picker goes
+// round robin over the task slots (the task table's 64 IDs, then WSE-3's
+// separate control task table), or takes the lowest, or in shuffle mode a
+// seeded pseudo-random one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +41,8 @@ std::optional<uint8_t> colorOfDataTask(const ProgramInfo &info, unsigned task) {
 
 Emulator::State::ControlHead
 Emulator::State::classifyControlHead(const PE &pe, unsigned color,
-                                     std::optional<Wavelet> &head) const {
+                                     std::optional<Wavelet> &head,
+                                     unsigned *slot) const {
   head = network.peekDelivered(pe.coord.x, pe.coord.y, color);
   if (!head || !head->control)
     return ControlHead::None;
@@ -50,6 +53,19 @@ Emulator::State::classifyControlHead(const PE &pe, unsigned color,
   unsigned task = control::getEntryPoint(head->payload);
   if (task == control::NoEntryPoint)
     return ControlHead::Drop;
+  if (info.separateControlTable) {
+    // The queue's ctrl_table_id moves the entry point within the table.
+    unsigned entry =
+        (task + info.controlTableStride * info.ctrlTableIDOfColor[color]) %
+        NumTaskIDs;
+    if (slot)
+      *slot = ControlTableSlot + entry;
+    if (!info.controlEntry[entry])
+      return ControlHead::NoEntry;
+    return pe.tablePending & bit(entry) ? ControlHead::None : ControlHead::Take;
+  }
+  if (slot)
+    *slot = task;
   if (!info.kind[task])
     return ControlHead::NoEntry;
   // Taken once the task has run with the previous argument.
@@ -60,27 +76,34 @@ void Emulator::State::takeControlWavelets(PE &pe) {
   for (uint32_t colors = pe.deliveredColors; colors; colors &= colors - 1) {
     unsigned color = std::countr_zero(colors);
     std::optional<Wavelet> head;
-    ControlHead action = classifyControlHead(pe, color, head);
+    unsigned slot = 0;
+    ControlHead action = classifyControlHead(pe, color, head, &slot);
     if (!head) {
       pe.deliveredColors &= ~(uint32_t(1) << color);
       continue;
     }
     if (action == ControlHead::None)
       continue;
-    unsigned task = control::getEntryPoint(head->payload);
     if (action == ControlHead::NoEntry) {
       fail(pe, pe.ce.pc,
            "a control wavelet on color " + std::to_string(color) +
-               " activates task " + std::to_string(task) +
-               ", which has no entry in the task table");
+               " activates " +
+               (slot >= ControlTableSlot
+                    ? "entry " + std::to_string(slot - ControlTableSlot) +
+                          " of the control task table, which has no task"
+                    : "task " + std::to_string(slot) +
+                          ", which has no entry in the task table"));
       return;
     }
     (void)network.pollDelivered(pe.coord.x, pe.coord.y, color);
     ++pe.counters.waveletsReceived;
     progressed = true;
     if (action == ControlHead::Take) {
-      pe.controlPending |= bit(task);
-      pe.controlArgs.emplace_back(static_cast<uint8_t>(task),
+      if (slot >= ControlTableSlot)
+        pe.tablePending |= bit(slot - ControlTableSlot);
+      else
+        pe.controlPending |= bit(slot);
+      pe.controlArgs.emplace_back(static_cast<uint8_t>(slot),
                                   static_cast<uint16_t>(head->payload));
     }
   }
@@ -136,47 +159,58 @@ bool Emulator::State::pickWork(PE &pe) {
     return true;
   }
 
+  // Task slots: the task table's IDs, then the separate control table's
+  // entries (docs/Emulator.md "Tasks").
   uint64_t ready = readyTasks(pe);
-  if (!ready)
+  uint64_t tableReady = pe.tablePending & ~pe.tableBlocked;
+  if (!ready && !tableReady)
     return false;
-  unsigned task = std::countr_zero(ready);
-  if (options.picker == PickerPolicy::RoundRobin && pe.lastPicked < 63) {
-    // The first ready ID above the last one picked, else the lowest.
-    uint64_t above = ready & (~uint64_t(0) << (pe.lastPicked + 1));
-    if (above)
-      task = std::countr_zero(above);
+  auto lowestSlot = [](uint64_t low, uint64_t high) {
+    return low ? unsigned(std::countr_zero(low))
+               : ControlTableSlot + unsigned(std::countr_zero(high));
+  };
+  unsigned slot = lowestSlot(ready, tableReady);
+  if (options.picker == PickerPolicy::RoundRobin &&
+      pe.lastPicked < NumTaskSlots - 1) {
+    // The first ready slot above the last one picked, else the lowest.
+    unsigned next = pe.lastPicked + 1u;
+    uint64_t lowAbove = next < 64 ? ready & (~uint64_t(0) << next) : 0;
+    unsigned highFrom = next > 64 ? next - 64 : 0;
+    uint64_t highAbove =
+        highFrom < 64 ? tableReady & (~uint64_t(0) << highFrom) : 0;
+    if (lowAbove || highAbove)
+      slot = lowestSlot(lowAbove, highAbove);
   }
   if (options.shuffleSeed) {
-    // xorshift64: which of the ready tasks, uniformly.
+    // xorshift64: which of the ready slots, uniformly.
     pe.pickerState ^= pe.pickerState << 13;
     pe.pickerState ^= pe.pickerState >> 7;
     pe.pickerState ^= pe.pickerState << 17;
-    unsigned skip =
-        static_cast<unsigned>(pe.pickerState % std::popcount(ready));
+    unsigned skip = static_cast<unsigned>(
+        pe.pickerState % (std::popcount(ready) + std::popcount(tableReady)));
+    uint64_t low = ready, high = tableReady;
     for (; skip; --skip)
-      ready &= ready - 1;
-    task = std::countr_zero(ready);
+      (low ? low : high) &= (low ? low : high) - 1;
+    slot = lowestSlot(low, high);
   }
 
   const ProgramInfo &info = programOf(pe);
+  ce.r.fill(0);
+  ce.r[15] = TopLevelReturn;
+  pe.lastPicked = static_cast<uint8_t>(slot);
+  if (slot >= ControlTableSlot)
+    return startControlTableTask(pe, slot - ControlTableSlot);
+  unsigned task = slot;
   if (!info.kind[task]) {
     fail(pe, ce.pc,
          "task " + std::to_string(task) +
              " is activated but has no entry in the task table");
     return false;
   }
-  ce.r.fill(0);
-  ce.r[15] = TopLevelReturn;
   // A control wavelet may name a task of any kind: running it uses up the
   // activation and the argument, or the task would be ready for ever.
   if (pe.controlPending & bit(task)) {
-    for (auto it = pe.controlArgs.begin(); it != pe.controlArgs.end(); ++it) {
-      if (it->first != task)
-        continue;
-      ce.r[0] = it->second;
-      pe.controlArgs.erase(it);
-      break;
-    }
+    takeControlArgument(pe, slot);
     pe.controlPending &= ~bit(task);
   }
   switch (*info.kind[task]) {
@@ -203,9 +237,37 @@ bool Emulator::State::pickWork(PE &pe) {
       what += ", argument " + hexWord(ce.r[0]);
     trace(pe, info.entry[task], what);
   }
-  pe.lastPicked = static_cast<uint8_t>(task);
   ce.pc = info.entry[task];
   pe.activity = {false, static_cast<uint8_t>(task), info.entry[task]};
+  pe.state = MainState::Running;
+  pe.readyAt = cycle + target::TargetModel::getTaskSwitchCycles();
+  ++pe.counters.tasksRun;
+  progressed = true;
+  return true;
+}
+
+void Emulator::State::takeControlArgument(PE &pe, unsigned slot) {
+  for (auto it = pe.controlArgs.begin(); it != pe.controlArgs.end(); ++it) {
+    if (it->first != slot)
+      continue;
+    pe.ce.r[0] = it->second;
+    pe.controlArgs.erase(it);
+    return;
+  }
+}
+
+bool Emulator::State::startControlTableTask(PE &pe, unsigned entry) {
+  const ProgramInfo &info = programOf(pe);
+  CEState &ce = pe.ce;
+  takeControlArgument(pe, ControlTableSlot + entry);
+  pe.tablePending &= ~bit(entry);
+  uint16_t address = *info.controlEntry[entry];
+  if (options.trace)
+    trace(pe, address,
+          "control table entry " + std::to_string(entry) + " starts");
+  ce.pc = address;
+  pe.activity = {false, static_cast<uint8_t>(ControlTableSlot + entry),
+                 address};
   pe.state = MainState::Running;
   pe.readyAt = cycle + target::TargetModel::getTaskSwitchCycles();
   ++pe.counters.tasksRun;
@@ -233,6 +295,9 @@ void Emulator::State::setBlocked(PE &pe, pe::BlockSpace space, unsigned id,
     break;
   case pe::BlockSpace::UT:
     apply(pe.blockedMicrothreads, 8);
+    break;
+  case pe::BlockSpace::ControlTask:
+    apply(pe.tableBlocked, NumTaskIDs);
     break;
   }
 }

@@ -151,6 +151,67 @@ TEST_CASE("a program binary round-trips", "[binary]") {
   CHECK(writeProgram(*r.value) == bytes);
 }
 
+TEST_CASE("a separate control task table round-trips and is checked",
+          "[binary]") {
+  ProgramBinary p = sampleProgram();
+  p.controlTableInstructions = 8;
+  p.controlTableStride = 3;
+  p.queues = {{false, 2, 5, 7}, {true, 7, 23, 0}};
+  p.startup.push_back({StartupKind::Block, BlockSpace::ControlTask, 63});
+  const std::vector<uint8_t> good = writeProgram(p);
+  ReadResult<ProgramBinary> r = readProgram(good);
+  INFO((r.error ? r.error->str() : std::string()));
+  REQUIRE(r);
+  CHECK(*r.value == p);
+  CHECK(r.value->hasSeparateControlTable());
+
+  size_t header = sectionOffset(good, HeaderIdx);
+  CHECK(good[header + 1] == 0x38); // stride 3 in the high nibble, 8 below
+  std::vector<uint8_t> b = good;
+  b[header + 1] = 0x33;
+  fixChecksum(b);
+  CHECK(programError(b) == "offset " + std::to_string(header + 1) +
+                               ": control task table entries hold 2, 4 or 8 "
+                               "instructions, not 3");
+  b[header + 1] = 0x88;
+  fixChecksum(b);
+  CHECK(programError(b) == "offset " + std::to_string(header + 1) +
+                               ": control task table stride 8 is out of range "
+                               "1..7");
+  b[header + 1] = 0x08;
+  fixChecksum(b);
+  CHECK(programError(b) == "offset " + std::to_string(header + 1) +
+                               ": control task table stride 0 is out of range "
+                               "1..7");
+  b = good;
+  b[header] = 0; // wse2
+  fixChecksum(b);
+  CHECK(programError(b) == "offset " + std::to_string(header + 1) +
+                               ": a separate control task table needs wse3");
+
+  // The queues' fourth byte: the first queue's ctrl_table_id.
+  constexpr size_t QueuesIdx = 6;
+  size_t queues = sectionOffset(good, QueuesIdx) + 4;
+  CHECK(good[queues + 3] == 7);
+  b = good;
+  b[queues + 3] = 9;
+  fixChecksum(b);
+  CHECK(programError(b) == "offset " + std::to_string(queues + 3) +
+                               ": ctrl_table_id 9 is out of range 0..7");
+  b = good;
+  b[queues + 4 + 3] = 1; // the output queue
+  fixChecksum(b);
+  CHECK(programError(b) == "offset " + std::to_string(queues + 7) +
+                               ": ctrl_table_id 1 needs an input queue of a "
+                               "program with a separate control task table");
+  b = good;
+  b[header + 1] = 0; // no table
+  fixChecksum(b);
+  CHECK(programError(b) == "offset " + std::to_string(queues + 3) +
+                               ": ctrl_table_id 7 needs an input queue of a "
+                               "program with a separate control task table");
+}
+
 TEST_CASE("an empty program round-trips", "[binary]") {
   ProgramBinary p;
   std::vector<uint8_t> bytes = writeProgram(p);

@@ -39,7 +39,7 @@ struct StartupAction {
 
 /// `@export_symbol(symbol, "name")`: a top-level `var`/`const` or a `fn`.
 struct SymbolExport {
-  const ast::Node *decl = nullptr; // VarDecl or FnDecl
+  const ast::Node *decl = nullptr;        // VarDecl or FnDecl
   sema::ModuleInstance *module = nullptr; // the declaration's module
   std::string name;
   llvm::SMLoc loc;
@@ -49,6 +49,15 @@ struct QueueBinding {
   bool isInput = true;
   uint64_t queue = 0;
   uint64_t color = 0;
+  /// `.ctrl_table_id`: offsets the control task entries of the queue.
+  std::optional<uint64_t> ctrlTableID;
+  llvm::SMLoc loc;
+};
+
+/// `@set_control_task_table(.{ .instructions = n, .stride = s })` (WSE-3).
+struct ControlTaskTable {
+  uint64_t instructions = 0;
+  uint64_t stride = 0;
   llvm::SMLoc loc;
 };
 
@@ -67,6 +76,7 @@ struct ProgramRecord {
   std::vector<SymbolExport> exports;
   std::vector<QueueBinding> queues;
   std::vector<TeardownHandler> teardownHandlers;
+  std::optional<ControlTaskTable> controlTaskTable;
 };
 
 class ProgramBuiltins {
@@ -89,6 +99,7 @@ private:
   std::optional<sema::Value> exportSymbol(sema::BuiltinArgs &args);
   std::optional<sema::Value> initializeQueue(sema::BuiltinArgs &args);
   std::optional<sema::Value> setTeardownHandler(sema::BuiltinArgs &args);
+  std::optional<sema::Value> setControlTaskTable(sema::BuiltinArgs &args);
   /// Reports a builtin used outside a tile program or with the wrong number
   /// of arguments; true when the call may proceed.
   bool check(sema::BuiltinArgs &args, unsigned minArgs, unsigned maxArgs);

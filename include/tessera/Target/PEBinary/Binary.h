@@ -26,7 +26,7 @@ namespace tessera::pe {
 /// Readers accept exactly this major version and any minor version; a minor
 /// version only ever adds optional sections, which older readers skip.
 inline constexpr uint16_t FormatMajorVersion = 1;
-inline constexpr uint16_t FormatMinorVersion = 2;
+inline constexpr uint16_t FormatMinorVersion = 3;
 inline constexpr std::array<uint8_t, 4> ProgramMagic = {'T', 'P', 'E', 'B'};
 inline constexpr std::array<uint8_t, 4> FabricMagic = {'T', 'F', 'A', 'B'};
 
@@ -95,6 +95,9 @@ struct QueueInit {
   bool output = false;
   uint8_t queue = 0;
   uint8_t color = 0;
+  /// Input queues of a program with a separate control task table: offsets
+  /// the control task entries of its control wavelets (`.ctrl_table_id`).
+  uint8_t ctrlTableID = 0;
   bool operator==(const QueueInit &) const = default;
 };
 
@@ -123,6 +126,11 @@ struct ProgramBinary {
   std::vector<uint8_t> data;
   uint16_t bssAddress = 0; ///< zero-filled region
   uint16_t bssSize = 0;
+  /// WSE-3's `@set_control_task_table`: instructions per entry (2, 4 or 8)
+  /// and the stride of `ctrlTableID`; 0 when control tasks share the task
+  /// table with data and local tasks.
+  uint8_t controlTableInstructions = 0;
+  uint8_t controlTableStride = 0;
   std::vector<Symbol> symbols;
   std::vector<TaskEntry> tasks;
   std::vector<QueueInit> queues;
@@ -137,6 +145,7 @@ struct ProgramBinary {
   size_t getMemoryBytes() const {
     return code.size() * 2 + data.size() + bssSize;
   }
+  bool hasSeparateControlTable() const { return controlTableInstructions != 0; }
   bool operator==(const ProgramBinary &) const = default;
 };
 

@@ -96,8 +96,16 @@ enum class OperandMode : uint8_t {
   None,    ///< an optional operand that is absent
 };
 
-enum class BlockSpace : uint8_t { Task, Color, InputQueue, OutputQueue, UT };
-inline constexpr unsigned NumBlockSpaces = 5;
+/// ControlTask names an entry of WSE-3's separate control task table.
+enum class BlockSpace : uint8_t {
+  Task,
+  Color,
+  InputQueue,
+  OutputQueue,
+  UT,
+  ControlTask
+};
+inline constexpr unsigned NumBlockSpaces = 6;
 
 /// Microthread priority; Default leaves the architecture's default.
 enum class Priority : uint8_t { Default, Low, Medium, High };

@@ -157,7 +157,39 @@ LogicalResult InitializeQueueOp::verify() {
   if (failed(
           verifyQueue(*this, getQueueKind(), static_cast<int64_t>(getQueue()))))
     return failure();
-  return verifyColor(*this, static_cast<int64_t>(getColor()));
+  if (failed(verifyColor(*this, static_cast<int64_t>(getColor()))))
+    return failure();
+  std::optional<uint64_t> table = getCtrlTableId();
+  if (!table)
+    return success();
+  if (getQueueKind() != QueueKind::Input)
+    return emitOpError() << "ctrl_table_id is only for input queues";
+  constexpr target::IDRange range =
+      target::TargetModel::getControlTableIDRange();
+  if (!range.contains(static_cast<int64_t>(*table)))
+    return emitOpError() << "ctrl_table_id " << *table << " is out of range ("
+                         << formatRange(range) << ")";
+  auto program = (*this)->getParentOfType<ProgramOp>();
+  if (program && program.getBody().front().getOps<ControlTaskTableOp>().empty())
+    return emitOpError() << "ctrl_table_id needs a separate control task "
+                            "table (csl.control_task_table)";
+  return success();
+}
+
+LogicalResult ControlTaskTableOp::verify() {
+  const target::TargetModel *model = getEnclosingTarget(*this);
+  if (model && !model->hasSeparateControlTaskTable())
+    return emitOpError() << "is not available on " << model->getName();
+  auto choices = target::TargetModel::getControlTableInstructionChoices();
+  if (!llvm::is_contained(choices, getInstructions()))
+    return emitOpError() << "instructions must be 2, 4 or 8, got "
+                         << getInstructions();
+  constexpr target::IDRange strides =
+      target::TargetModel::getControlTableStrideRange();
+  if (!strides.contains(static_cast<int64_t>(getStride())))
+    return emitOpError() << "stride must be in " << formatRange(strides)
+                         << ", got " << getStride();
+  return success();
 }
 
 LogicalResult SetTeardownHandlerOp::verify() {

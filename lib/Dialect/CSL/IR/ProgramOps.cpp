@@ -57,7 +57,17 @@ LogicalResult reportSecondClaim(Operation *second, Operation *first,
 LogicalResult ProgramOp::verifyRegions() {
   const target::TargetModel &model =
       target::TargetModel::get(toTargetArch(getArch()));
-  ClaimTable<int64_t> taskIDs;
+  // A separate control task table gives control tasks IDs of their own.
+  Operation *controlTable = nullptr;
+  for (auto table : getBody().front().getOps<ControlTaskTableOp>()) {
+    if (controlTable)
+      return reportSecondClaim(table, controlTable,
+                               "the separate control task table is set twice",
+                               "first set here");
+    controlTable = table;
+  }
+  // Keyed by (table, ID): table 1 is the separate control task table.
+  ClaimTable<std::pair<unsigned, int64_t>> taskIDs;
   ClaimTable<std::pair<unsigned, int64_t>> queues;
   llvm::StringMap<Operation *> hostNames;
   SmallVector<TaskOp> dataTasks;
@@ -67,7 +77,9 @@ LogicalResult ProgramOp::verifyRegions() {
       std::optional<uint64_t> id = task.getId();
       if (!id)
         continue;
-      if (Operation *first = taskIDs.claim(static_cast<int64_t>(*id), task))
+      unsigned table = controlTable && task.getKind() == TaskKind::Control;
+      if (Operation *first =
+              taskIDs.claim({table, static_cast<int64_t>(*id)}, task))
         return reportSecondClaim(task, first,
                                  "task ID " + Twine(*id) +
                                      " is already bound to '" +

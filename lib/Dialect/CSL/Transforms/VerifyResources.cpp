@@ -60,7 +60,9 @@ public:
   ResourceChecker(ProgramOp program, bool memcpy)
       : program(program),
         model(TargetModel::get(toTargetArch(program.getArch()))),
-        memcpy(memcpy) {}
+        memcpy(memcpy),
+        separateControlTable(
+            !program.getBody().front().getOps<ControlTaskTableOp>().empty()) {}
 
   LogicalResult run();
 
@@ -82,6 +84,7 @@ private:
   ProgramOp program;
   const TargetModel &model;
   bool memcpy;
+  bool separateControlTable;
   bool hasErrors = false;
   unsigned fifoCount = 0;
   /// The first csl.initialize_queue of each (kind, queue); the verifier of
@@ -159,6 +162,9 @@ void ResourceChecker::checkTask(TaskOp task) {
   if (!id)
     return;
   int64_t number = static_cast<int64_t>(*id);
+  // A ctrl_table_id offset can reach entry 31 of a separate table.
+  if (task.getKind() == TaskKind::Control && separateControlTable)
+    return;
   if (task.getKind() == TaskKind::Control &&
       number == TargetModel::getNullTaskID())
     error(task) << "task ID " << number
@@ -169,6 +175,9 @@ void ResourceChecker::checkTask(TaskOp task) {
 
 void ResourceChecker::checkTaskID(Operation *op, TaskKind kind, int64_t id) {
   if (!memcpy || isMemcpyCode(op))
+    return;
+  // A separate control task table shares no ID with memcpy's tasks.
+  if (kind == TaskKind::Control && separateControlTable)
     return;
   // A data task ID names a color (WSE-2) or an input queue (WSE-3), so it
   // is reserved when that is.

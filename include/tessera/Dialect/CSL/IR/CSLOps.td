@@ -407,7 +407,9 @@ def CSL_InitializeQueueOp : CSL_Op<"initialize_queue", [
     CSL's `@initialize_queue(q, .{ .color = c })` from a `comptime` block:
     queue `queue` of the given direction carries color `color`. WSE-3
     requires it for every queue a program uses; WSE-2 accepts it. A queue is
-    bound at most once per program.
+    bound at most once per program. `ctrl_table_id` (input queues of a
+    program with a `csl.control_task_table` only) offsets the control
+    task entries of the control wavelets arriving through the queue.
 
     Example:
 
@@ -417,9 +419,37 @@ def CSL_InitializeQueueOp : CSL_Op<"initialize_queue", [
     ```
   }];
   let arguments = (ins CSL_QueueKindAttr:$queue_kind, I64Attr:$queue,
-                       I64Attr:$color);
+                       I64Attr:$color, OptionalAttr<I64Attr>:$ctrl_table_id);
   let assemblyFormat = [{
-    custom<EnumKeyword>($queue_kind) $queue `color` $color attr-dict
+    custom<EnumKeyword>($queue_kind) $queue `color` $color
+    (`ctrl_table_id` $ctrl_table_id^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def CSL_ControlTaskTableOp : CSL_Op<"control_task_table", [
+    HasParent<"ProgramOp">
+  ]> {
+  let summary = "Gives control tasks a task table of their own (WSE-3)";
+  let description = [{
+    CSL's `@set_control_task_table(.{ .instructions = n, .stride = s })`
+    from a `comptime` block. Control tasks leave the task table they share
+    with data and local tasks for a separate 64-entry table, so a control
+    task ID no longer collides with a data or local task ID. Each entry
+    holds `instructions` (2, 4 or 8) instructions. A control wavelet with
+    entry point `e` arriving through an input queue whose
+    `csl.initialize_queue` carries `ctrl_table_id k` runs entry
+    `(e + k * stride) mod 64`. WSE-3 only; at most one per program.
+
+    Example:
+
+    ```mlir
+    csl.control_task_table instructions 4 stride 1
+    ```
+  }];
+  let arguments = (ins I64Attr:$instructions, I64Attr:$stride);
+  let assemblyFormat = [{
+    `instructions` $instructions `stride` $stride attr-dict
   }];
   let hasVerifier = 1;
 }
