@@ -9,6 +9,8 @@
 
 #include "tessera/Placement/KernelGraphParser.h"
 
+#include "StatementCursor.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -20,105 +22,11 @@
 namespace tessera::placement {
 namespace {
 
-/// Thrown inside the parser only, caught by parseKernelGraph.
-struct SyntaxError {
-  int line;
-  std::string message;
-};
-
-[[noreturn]] void fail(int line, std::string message) {
-  throw SyntaxError{line, std::move(message)};
-}
-
-bool isIdentifierChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-/// The text of one statement with a read position.
-class Cursor {
+/// One statement of a kgraph file.
+class Cursor : public StatementCursor {
 public:
-  Cursor(std::string_view text, int line) : text(text), line(line) {}
-
-  void skipSpace() {
-    while (pos < text.size() &&
-           std::isspace(static_cast<unsigned char>(text[pos])))
-      ++pos;
-  }
-  bool atEnd() {
-    skipSpace();
-    return pos == text.size();
-  }
-  bool consume(std::string_view token) {
-    skipSpace();
-    if (text.substr(pos, token.size()) != token)
-      return false;
-    pos += token.size();
-    return true;
-  }
-  void expect(std::string_view token, std::string_view after) {
-    if (!consume(token))
-      fail(line, "expected '" + std::string(token) + "' after '" +
-                     std::string(after) + "', found " + describeNext());
-  }
-  std::string_view identifier() {
-    skipSpace();
-    size_t start = pos;
-    while (pos < text.size() && isIdentifierChar(text[pos]))
-      ++pos;
-    return text.substr(start, pos - start);
-  }
-  /// A non-negative decimal number of at most MaxArgument; `what` names it in
-  /// messages.
-  int64_t number(std::string_view what) {
-    skipSpace();
-    size_t start = pos;
-    while (pos < text.size() &&
-           std::isdigit(static_cast<unsigned char>(text[pos])))
-      ++pos;
-    if (start == pos)
-      fail(line, "expected a number for " + std::string(what) + ", found " +
-                     describeNext(start));
-    std::string_view digits = text.substr(start, pos - start);
-    if (pos < text.size() && isIdentifierChar(text[pos])) {
-      pos = start;
-      fail(line, "expected a number for " + std::string(what) + ", found " +
-                     describeNext(start));
-    }
-    if (digits.size() > 10 || std::stoll(std::string(digits)) > MaxArgument)
-      fail(line, std::string(what) + " is " + std::string(digits) +
-                     ", more than the largest supported value " +
-                     std::to_string(MaxArgument));
-    return std::stoll(std::string(digits));
-  }
-  /// The next word of the text, quoted, for messages.
-  std::string describeNext(size_t from = std::string_view::npos) {
-    skipSpace();
-    size_t start = from == std::string_view::npos ? pos : from;
-    if (start >= text.size())
-      return "the end of the line";
-    size_t end = start;
-    if (isIdentifierChar(text[end]))
-      while (end < text.size() && isIdentifierChar(text[end]))
-        ++end;
-    else
-      ++end;
-    return "'" + std::string(text.substr(start, end - start)) + "'";
-  }
-  /// The text up to the next `'`, which is consumed; nullopt without one.
-  std::optional<std::string> untilQuote() {
-    size_t end = text.find('\'', pos);
-    if (end == std::string_view::npos)
-      return std::nullopt;
-    std::string result(text.substr(pos, end - pos));
-    pos = end + 1;
-    return result;
-  }
-  int getLine() const { return line; }
-
-private:
-  std::string_view text;
-  size_t pos = 0;
-  int line;
+  Cursor(std::string_view text, int line)
+      : StatementCursor(text, line, MaxArgument) {}
 };
 
 std::optional<NodeKind> parseKind(std::string_view word) {
@@ -136,18 +44,18 @@ std::optional<NodeKind> parseKind(std::string_view word) {
 /// `kind[N]`: the kind and the number.
 std::pair<NodeKind, int> parseNodeReference(Cursor &cursor) {
   std::string before = cursor.describeNext();
-  std::string_view word = cursor.identifier();
+  std::string_view word = cursor.word();
   if (word.empty())
-    fail(cursor.getLine(),
-         "expected a node definition or a connection, found " + before);
+    failAt(cursor.getLine(),
+           "expected a node definition or a connection, found " + before);
   std::optional<NodeKind> kind = parseKind(word);
   if (!kind)
-    fail(cursor.getLine(), "unknown node kind '" + std::string(word) +
-                               "' (expected input, output, conv, dblock or "
-                               "cblock)");
-  cursor.expect("[", word);
+    failAt(cursor.getLine(), "unknown node kind '" + std::string(word) +
+                                 "' (expected input, output, conv, dblock or "
+                                 "cblock)");
+  cursor.expectAfter("[", word);
   int64_t id = cursor.number("the node number");
-  cursor.expect("]", std::to_string(id));
+  cursor.expectAfter("]", std::to_string(id));
   return {*kind, static_cast<int>(id)};
 }
 
@@ -177,7 +85,7 @@ public:
       start = end + 1;
     }
     if (inComment)
-      fail(commentLine, "unterminated comment: '(*' without '*)'");
+      failAt(commentLine, "unterminated comment: '(*' without '*)'");
     finish();
     return std::move(graph);
   }
@@ -199,7 +107,7 @@ private:
         comment.clear();
         ++i;
       } else if (!inComment && line.substr(i, 2) == "*)") {
-        fail(lineNumber, "'*)' without '(*'");
+        failAt(lineNumber, "'*)' without '(*'");
       } else if (inComment) {
         comment += line[i];
       } else {
@@ -225,7 +133,7 @@ private:
     std::string key(text.substr(0, equals));
     std::string value(text.substr(equals + 1));
     for (char c : key)
-      if (!isIdentifierChar(c))
+      if (!isWordChar(c))
         return;
     if (key == "test") {
       graph.test = value;
@@ -238,19 +146,19 @@ private:
     if (!integers.count(key) && !weights.count(key))
       return;
     if (!seenSettings.insert(key).second)
-      fail(lineNumber, "the header sets '" + key + "' twice");
+      failAt(lineNumber, "the header sets '" + key + "' twice");
     if (integers.count(key)) {
       Cursor cursor(value, lineNumber);
       int64_t number = cursor.number("'" + key + "'");
       if (!cursor.atEnd() || number == 0)
-        fail(lineNumber, "expected a positive integer for '" + key +
-                             "', found '" + value + "'");
+        failAt(lineNumber, "expected a positive integer for '" + key +
+                               "', found '" + value + "'");
       if (key == "memlimit")
         graph.memLimit = number;
       else if (number > MaxGridSide)
-        fail(lineNumber, "'" + key + "' is " + value +
-                             ", more than the largest supported grid side " +
-                             std::to_string(MaxGridSide));
+        failAt(lineNumber, "'" + key + "' is " + value +
+                               ", more than the largest supported grid side " +
+                               std::to_string(MaxGridSide));
       else
         (key == "width" ? graph.gridWidth : graph.gridHeight) = number;
       return;
@@ -260,8 +168,8 @@ private:
     stream >> number;
     if (value.empty() || !stream.eof() || stream.fail() || number < 0 ||
         value.find_first_not_of("0123456789.") != std::string::npos)
-      fail(lineNumber, "expected a non-negative number for '" + key +
-                           "', found '" + value + "'");
+      failAt(lineNumber, "expected a non-negative number for '" + key +
+                             "', found '" + value + "'");
     (key == "wdeltat"   ? graph.weightDeltaT
      : key == "wlength" ? graph.weightLength
                         : graph.weightAdapter) = number;
@@ -282,18 +190,18 @@ private:
     pending.fromKind = fromKind;
     pending.fromId = fromId;
     pending.fromPort = parsePort(cursor);
-    cursor.expect("->", pending.fromPort);
+    cursor.expectAfter("->", pending.fromPort);
     std::tie(pending.toKind, pending.toId) = parseNodeReference(cursor);
-    cursor.expect(":", std::to_string(pending.toId) + "]");
+    cursor.expectAfter(":", std::to_string(pending.toId) + "]");
     pending.toPort = parsePort(cursor);
-    cursor.expect(",", pending.toPort);
-    cursor.expect("shape", ",");
-    cursor.expect(":", "shape");
+    cursor.expectAfter(",", pending.toPort);
+    cursor.expectAfter("shape", ",");
+    cursor.expectAfter(":", "shape");
     do {
-      cursor.expect("[", pending.shape.empty() ? std::string("shape:")
-                                               : std::string("]"));
+      cursor.expectAfter("[", pending.shape.empty() ? std::string("shape:")
+                                                    : std::string("]"));
       pending.shape.push_back(cursor.number("a tensor dimension"));
-      cursor.expect("]", std::to_string(pending.shape.back()));
+      cursor.expectAfter("]", std::to_string(pending.shape.back()));
     } while (!cursor.atEnd());
     pending.connection.shape = pending.shape;
     pendingConnections.push_back(std::move(pending));
@@ -301,9 +209,9 @@ private:
 
   std::string parsePort(Cursor &cursor) {
     std::string before = cursor.describeNext();
-    std::string port(cursor.identifier());
+    std::string port(cursor.word());
     if (port.empty())
-      fail(cursor.getLine(), "expected a port name, found " + before);
+      failAt(cursor.getLine(), "expected a port name, found " + before);
     return port;
   }
 
@@ -316,39 +224,39 @@ private:
         std::string(getNodeKindName(kind)) + "[" + std::to_string(id) + "]";
     auto previous = nodeLines.find(id);
     if (previous != nodeLines.end())
-      fail(node.line, "node " + std::to_string(id) +
-                          " is defined twice (first at line " +
-                          std::to_string(previous->second) + ")");
+      failAt(node.line, "node " + std::to_string(id) +
+                            " is defined twice (first at line " +
+                            std::to_string(previous->second) + ")");
     std::map<std::string, int64_t> numbers;
     while (!cursor.atEnd()) {
       std::string before = cursor.describeNext();
-      std::string key(cursor.identifier());
+      std::string key(cursor.word());
       if (key.empty())
-        fail(node.line, "expected an argument name, found " + before);
-      cursor.expect("=", key);
+        failAt(node.line, "expected an argument name, found " + before);
+      cursor.expectAfter("=", key);
       if (key == "name") {
         node.name = parseQuoted(cursor);
         continue;
       }
       if (!isKnownArgument(kind, key))
-        fail(node.line, "unknown argument '" + key + "' for " + label +
-                            " (expected " +
-                            std::string(getExpectedArguments(kind)) + ")");
+        failAt(node.line, "unknown argument '" + key + "' for " + label +
+                              " (expected " +
+                              std::string(getExpectedArguments(kind)) + ")");
       if (numbers.count(key) || (key == "n" && !node.dims.empty()))
-        fail(node.line, label + " sets '" + key + "' twice");
+        failAt(node.line, label + " sets '" + key + "' twice");
       if (key == "n") {
         node.dims = parseList(cursor);
         continue;
       }
       int64_t value = cursor.number("'" + key + "'");
       if (value == 0)
-        fail(node.line, "'" + key + "' of " + label + " must be positive");
+        failAt(node.line, "'" + key + "' of " + label + " must be positive");
       numbers[key] = value;
     }
     for (std::string_view key : getRequiredArguments(kind))
       if (!numbers.count(std::string(key)))
-        fail(node.line,
-             label + " lacks the argument '" + std::string(key) + "'");
+        failAt(node.line,
+               label + " lacks the argument '" + std::string(key) + "'");
     auto get = [&](const char *key) { return numbers[key]; };
     if (kind == NodeKind::Conv) {
       node.conv = {get("H"), get("W"), get("R"), get("S"),
@@ -360,12 +268,12 @@ private:
       node.H = get("h");
       node.W = get("w");
       if (node.F % 4 != 0)
-        fail(node.line, label + ": f=" + std::to_string(node.F) +
-                            " is not a multiple of 4");
+        failAt(node.line, label + ": f=" + std::to_string(node.F) +
+                              " is not a multiple of 4");
       if (kind == NodeKind::CBlock && (node.H % 2 != 0 || node.W % 2 != 0))
-        fail(node.line, label + ": h=" + std::to_string(node.H) +
-                            " and w=" + std::to_string(node.W) +
-                            " must be even (the block halves them)");
+        failAt(node.line, label + ": h=" + std::to_string(node.H) +
+                              " and w=" + std::to_string(node.W) +
+                              " must be even (the block halves them)");
     }
     nodeLines[id] = node.line;
     graph.nodes.push_back(std::move(node));
@@ -373,20 +281,20 @@ private:
 
   std::string parseQuoted(Cursor &cursor) {
     if (!cursor.consume("'"))
-      fail(cursor.getLine(), "expected a quoted name after 'name=', found " +
-                                 cursor.describeNext());
+      failAt(cursor.getLine(), "expected a quoted name after 'name=', found " +
+                                   cursor.describeNext());
     std::optional<std::string> text = cursor.untilQuote();
     if (!text)
-      fail(cursor.getLine(), "the name has no closing quote");
+      failAt(cursor.getLine(), "the name has no closing quote");
     return *text;
   }
 
   std::vector<int64_t> parseList(Cursor &cursor) {
-    cursor.expect("[", "n=");
+    cursor.expectAfter("[", "n=");
     std::vector<int64_t> values;
     while (!cursor.consume("]")) {
       if (cursor.atEnd())
-        fail(cursor.getLine(), "expected ']' to close the list of 'n'");
+        failAt(cursor.getLine(), "expected ']' to close the list of 'n'");
       values.push_back(cursor.number("an element of 'n'"));
     }
     return values;
@@ -443,7 +351,7 @@ private:
     for (const char *key :
          {"width", "height", "memlimit", "wdeltat", "wlength", "wadapter"})
       if (!seenSettings.count(key))
-        fail(1, std::string("the header does not set '") + key + "'");
+        failAt(1, std::string("the header does not set '") + key + "'");
     std::map<int, int> indexOf;
     for (int i = 0, e = static_cast<int>(graph.nodes.size()); i < e; ++i)
       indexOf[graph.nodes[i].id] = i;
@@ -465,14 +373,14 @@ private:
         std::string(getNodeKindName(kind)) + "[" + std::to_string(id) + "]";
     auto found = indexOf.find(id);
     if (found == indexOf.end())
-      fail(line, "the connection names " + label + ", but no node " +
-                     std::to_string(id) + " is defined");
+      failAt(line, "the connection names " + label + ", but no node " +
+                       std::to_string(id) + " is defined");
     const Node &node = graph.nodes[found->second];
     if (node.kind != kind)
-      fail(line, "the connection names " + label + ", but node " +
-                     std::to_string(id) + " is a " +
-                     std::string(getNodeKindName(node.kind)) + " (line " +
-                     std::to_string(node.line) + ")");
+      failAt(line, "the connection names " + label + ", but node " +
+                       std::to_string(id) + " is a " +
+                       std::string(getNodeKindName(node.kind)) + " (line " +
+                       std::to_string(node.line) + ")");
     return found->second;
   }
 

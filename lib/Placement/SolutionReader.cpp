@@ -3,100 +3,21 @@
 #include "tessera/Placement/SolutionReader.h"
 #include "tessera/Placement/KernelGraphParser.h"
 
+#include "StatementCursor.h"
+
 #include <cctype>
 
 namespace tessera::placement {
 namespace {
 
-struct SolutionSyntaxError {
-  int line;
-  std::string message;
-};
-
-[[noreturn]] void fail(int line, std::string message) {
-  throw SolutionSyntaxError{line, std::move(message)};
-}
-
-bool isWordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-class LineCursor {
+/// One statement of a solution file; placements may be negative.
+class LineCursor : public StatementCursor {
 public:
-  LineCursor(std::string_view text, int line) : text(text), line(line) {}
-
-  bool atEnd() {
-    skipSpace();
-    return pos == text.size();
-  }
-  bool consume(std::string_view token) {
-    skipSpace();
-    if (text.substr(pos, token.size()) != token)
-      return false;
-    pos += token.size();
-    return true;
-  }
-  void expect(std::string_view token, std::string_view context) {
-    if (!consume(token))
-      fail(line, "expected '" + std::string(token) + "' " +
-                     std::string(context) + ", found " + describeNext());
-  }
-  std::string word() {
-    skipSpace();
-    size_t start = pos;
-    while (pos < text.size() && isWordChar(text[pos]))
-      ++pos;
-    return std::string(text.substr(start, pos - start));
-  }
-  /// An optionally negative number of at most MaxArgument in magnitude.
+  LineCursor(std::string_view text, int line)
+      : StatementCursor(text, line, MaxArgument) {}
   int64_t number(std::string_view what) {
-    skipSpace();
-    size_t start = pos;
-    bool negative = pos < text.size() && text[pos] == '-';
-    if (negative)
-      ++pos;
-    size_t digits = pos;
-    while (pos < text.size() &&
-           std::isdigit(static_cast<unsigned char>(text[pos])))
-      ++pos;
-    if (digits == pos || (pos < text.size() && isWordChar(text[pos]))) {
-      pos = start;
-      fail(line, "expected a number for " + std::string(what) + ", found " +
-                     describeNext());
-    }
-    std::string_view value = text.substr(digits, pos - digits);
-    if (value.size() > 10 || std::stoll(std::string(value)) > MaxArgument)
-      fail(line, std::string(what) + " is " +
-                     std::string(text.substr(start, pos - start)) +
-                     ", beyond the largest supported value " +
-                     std::to_string(MaxArgument));
-    int64_t magnitude = std::stoll(std::string(value));
-    return negative ? -magnitude : magnitude;
+    return StatementCursor::number(what, /*allowNegative=*/true);
   }
-  std::string describeNext() {
-    skipSpace();
-    if (pos >= text.size())
-      return "the end of the line";
-    size_t end = pos;
-    if (isWordChar(text[end]))
-      while (end < text.size() && isWordChar(text[end]))
-        ++end;
-    else
-      ++end;
-    return "'" + std::string(text.substr(pos, end - pos)) + "'";
-  }
-  int getLine() const { return line; }
-
-private:
-  void skipSpace() {
-    while (pos < text.size() &&
-           std::isspace(static_cast<unsigned char>(text[pos])))
-      ++pos;
-  }
-
-  std::string_view text;
-  size_t pos = 0;
-  int line;
 };
 
 SolutionDefinition parseDefinition(LineCursor &cursor, std::string label) {
@@ -105,22 +26,22 @@ SolutionDefinition parseDefinition(LineCursor &cursor, std::string label) {
   definition.line = cursor.getLine();
   definition.kind = cursor.word();
   if (definition.kind.empty())
-    fail(cursor.getLine(),
-         "expected a kernel kind after '=', found " + cursor.describeNext());
+    failAt(cursor.getLine(),
+           "expected a kernel kind after '=', found " + cursor.describeNext());
   cursor.expect("(", "after '" + definition.kind + "'");
   while (!cursor.consume(")")) {
     if (cursor.atEnd())
-      fail(cursor.getLine(),
-           "expected ')' to close the arguments of " + definition.label);
-    std::string name = cursor.word();
+      failAt(cursor.getLine(),
+             "expected ')' to close the arguments of " + definition.label);
+    std::string name(cursor.word());
     if (name.empty())
-      fail(cursor.getLine(),
-           "expected an argument name, found " + cursor.describeNext());
+      failAt(cursor.getLine(),
+             "expected an argument name, found " + cursor.describeNext());
     if (cursor.consume("'"))
       name += "'";
     cursor.expect("=", "after '" + name + "'");
     if (definition.arguments.count(name))
-      fail(cursor.getLine(), definition.label + " sets '" + name + "' twice");
+      failAt(cursor.getLine(), definition.label + " sets '" + name + "' twice");
     std::vector<int64_t> &values = definition.arguments[name];
     definition.isList[name] = cursor.consume("[");
     if (!definition.isList[name]) {
@@ -129,14 +50,14 @@ SolutionDefinition parseDefinition(LineCursor &cursor, std::string label) {
     }
     while (!cursor.consume("]")) {
       if (cursor.atEnd())
-        fail(cursor.getLine(),
-             "expected ']' to close the list of '" + name + "'");
+        failAt(cursor.getLine(),
+               "expected ']' to close the list of '" + name + "'");
       values.push_back(cursor.number("an element of '" + name + "'"));
     }
   }
   if (!cursor.atEnd())
-    fail(cursor.getLine(), "unexpected " + cursor.describeNext() +
-                               " after the arguments of " + definition.label);
+    failAt(cursor.getLine(), "unexpected " + cursor.describeNext() +
+                                 " after the arguments of " + definition.label);
   return definition;
 }
 
@@ -144,21 +65,21 @@ SolutionPlacement parsePlacement(LineCursor &cursor, std::string label) {
   SolutionPlacement placement;
   placement.label = std::move(label);
   placement.line = cursor.getLine();
-  std::string keyword = cursor.word();
+  std::string keyword(cursor.word());
   if (keyword != "place")
-    fail(cursor.getLine(),
-         "expected 'place' after ':', found '" + keyword + "'");
+    failAt(cursor.getLine(),
+           "expected 'place' after ':', found '" + keyword + "'");
   cursor.expect("(", "after 'place'");
   placement.x = cursor.number("the column");
   placement.y = cursor.number("the row");
-  std::string orientation = cursor.word();
+  std::string orientation(cursor.word());
   if (orientation != "R0" && orientation != "R90")
-    fail(cursor.getLine(), "expected R0 or R90, found '" + orientation + "'");
+    failAt(cursor.getLine(), "expected R0 or R90, found '" + orientation + "'");
   placement.rotated = orientation == "R90";
   cursor.expect(")", "after the orientation");
   if (!cursor.atEnd())
-    fail(cursor.getLine(), "unexpected " + cursor.describeNext() +
-                               " after the placement of " + placement.label);
+    failAt(cursor.getLine(), "unexpected " + cursor.describeNext() +
+                                 " after the placement of " + placement.label);
   return placement;
 }
 
@@ -181,20 +102,20 @@ SolutionTextOrError parseSolutionText(std::string_view text,
       LineCursor cursor(line, lineNumber);
       if (cursor.atEnd())
         continue;
-      std::string label = cursor.word();
+      std::string label(cursor.word());
       if (label.empty())
-        fail(lineNumber,
-             "expected a kernel name, found " + cursor.describeNext());
+        failAt(lineNumber,
+               "expected a kernel name, found " + cursor.describeNext());
       if (cursor.consume("="))
         solution.definitions.push_back(
             parseDefinition(cursor, std::move(label)));
       else if (cursor.consume(":"))
         solution.placements.push_back(parsePlacement(cursor, std::move(label)));
       else
-        fail(lineNumber, "expected '=' or ':' after '" + label + "', found " +
-                             cursor.describeNext());
+        failAt(lineNumber, "expected '=' or ':' after '" + label + "', found " +
+                               cursor.describeNext());
     }
-  } catch (const SolutionSyntaxError &error) {
+  } catch (const SyntaxError &error) {
     result.error = std::string(fileName) + ":" + std::to_string(error.line) +
                    ": error: " + error.message;
     return result;

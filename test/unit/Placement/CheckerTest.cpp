@@ -228,4 +228,7 @@ TEST_CASE("malformed solution text gets file and line", "[checker]") {
         "s.sol:1: error: k1 sets 'H' twice");
   CHECK(firstError("k1 = conv(c'=[1 2\n") ==
         "s.sol:1: error: expected ']' to close the list of 'c''");
+  CHECK(firstError("k1 : place(-12345678901 0 R0)\n") ==
+        "s.sol:1: error: the column is -12345678901, outside the supported "
+        "range -1000000000..1000000000");
 }
