@@ -212,6 +212,23 @@ LogicalResult FabricOp::verifyRegions() {
                                "' is declared twice",
                            "first declared here");
   }
+
+  // A flow's PEs lie in the rectangle; the router treats them as PEs.
+  for (FlowOp flow : body.getOps<FlowOp>()) {
+    auto outside = [&](int64_t x, int64_t y) {
+      return x >= width || y >= height;
+    };
+    ArrayRef<int64_t> from = flow.getFrom();
+    if (outside(from[0], from[1]))
+      return flow.emitOpError()
+             << "source PE " << formatPE(from[0], from[1]) << " is outside the "
+             << width << "x" << height << " rectangle";
+    for (auto [x, y] : flow.getSinks())
+      if (outside(x, y))
+        return flow.emitOpError() << "sink PE " << formatPE(x, y)
+                                  << " is outside the " << width << "x"
+                                  << height << " rectangle";
+  }
   return success();
 }
 
@@ -361,4 +378,62 @@ LogicalResult ExportOp::verify() {
   }
   return emitOpError() << "exports a memref (data) or a function type, got "
                        << type;
+}
+
+//===----------------------------------------------------------------------===//
+// FlowOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<std::pair<int64_t, int64_t>> FlowOp::getSinks() {
+  SmallVector<std::pair<int64_t, int64_t>> sinks;
+  ArrayRef<int64_t> to = getTo();
+  for (size_t i = 0; i + 1 < to.size(); i += 2)
+    sinks.emplace_back(to[i], to[i + 1]);
+  return sinks;
+}
+
+LogicalResult FlowOp::verify() {
+  ArrayRef<int64_t> from = getFrom();
+  if (from[0] < 0 || from[1] < 0)
+    return emitOpError() << "source must be non-negative, got "
+                         << formatPE(from[0], from[1]);
+  ArrayRef<int64_t> to = getTo();
+  if (to.empty() || to.size() % 2)
+    return emitOpError() << "'to' must list (x, y) pairs of sink PEs, got "
+                         << to.size() << " numbers";
+  for (size_t i = 0; i < to.size(); i += 2)
+    if (to[i] < 0 || to[i + 1] < 0)
+      return emitOpError() << "sink must be non-negative, got "
+                           << formatPE(to[i], to[i + 1]);
+  if (auto color = dyn_cast<IntegerAttr>(getColor())) {
+    auto fabric = cast<FabricOp>((*this)->getParentOp());
+    const TargetModel &model = getTarget(fabric.getArch());
+    int64_t c = color.getInt();
+    if (c < 0 || c >= static_cast<int64_t>(model.getNumRoutableColors()))
+      return emitOpError() << "color " << c << " is not routable on "
+                           << model.getName() << " (0.."
+                           << model.getNumRoutableColors() - 1 << ")";
+  }
+  if (std::optional<ArrayRef<int64_t>> route = getRoute()) {
+    if (route->size() % 4)
+      return emitOpError() << "'route' must list (x, y, rx, tx) quadruples, "
+                              "got "
+                           << route->size() << " numbers";
+    for (size_t i = 0; i < route->size(); i += 4)
+      if ((*route)[i] < 0 || (*route)[i + 1] < 0 || (*route)[i + 2] < 0 ||
+          (*route)[i + 2] > 31 || (*route)[i + 3] < 0 || (*route)[i + 3] > 31)
+        return emitOpError() << "route entry " << i / 4
+                             << " is not a PE with two port masks (0..31)";
+  }
+  return success();
+}
+
+LogicalResult FlowOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto ref = dyn_cast<FlatSymbolRefAttr>(getColor());
+  if (!ref)
+    return success();
+  if (!symbols.lookupNearestSymbolFrom<ColorSymbolOp>(*this, ref))
+    return emitOpError() << "'" << ref.getValue()
+                         << "' does not name a fabric.color_symbol";
+  return success();
 }

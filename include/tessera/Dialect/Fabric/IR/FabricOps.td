@@ -217,4 +217,63 @@ def Fabric_ExportOp : Fabric_Op<"export", [HasParent<"FabricOp">]> {
   let hasVerifier = 1;
 }
 
+def Fabric_ColorSymbolOp : Fabric_Op<"color_symbol", [
+    HasParent<"FabricOp">, Symbol
+  ]> {
+  let summary = "A color the compiler chooses";
+  let description = [{
+    A symbolic color: flows name it, and instance parameters may hold it
+    (`params {c = @c}`). `tessera-assign-colors` gives it a physical color,
+    replaces every use with the number and erases the symbol.
+
+    Example:
+
+    ```mlir
+    fabric.color_symbol @c
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let assemblyFormat = "$sym_name attr-dict";
+}
+
+def Fabric_FlowOp : Fabric_Op<"flow", [
+    HasParent<"FabricOp">, Symbol,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>
+  ]> {
+  let summary = "Wavelets of one color from a PE to others, routed by the compiler";
+  let description = [{
+    A connection the compiler routes: wavelets the CE of the PE at `from`
+    sends on `color` reach the CEs of the PEs at `to` (pairs `x, y`,
+    flattened: `to [3, 0, 3, 2]` is (3, 0) and (3, 2)). `color` is a
+    physical color or a `fabric.color_symbol`.
+
+    `tessera-route-flows` finds the path (a tree when there are several
+    sinks) and records it as `route`: quadruples `x, y, rx, tx`, one per
+    PE of the tree, with the port sets as bit masks (west 1, east 2,
+    south 4, north 8, ramp 16). `tessera-assign-colors` turns a routed flow
+    into `fabric.color_config` ops of its physical color and erases it.
+
+    Example:
+
+    ```mlir
+    fabric.flow @ab color @c from [0, 0] to [2, 0]
+    fabric.flow @ab color @c from [0, 0] to [2, 0]
+        route [0, 0, 16, 2, 1, 0, 1, 2, 2, 0, 1, 16]
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       AnyAttrOf<[FlatSymbolRefAttr, I64Attr]>:$color,
+                       Fabric_Pair:$from, DenseI64ArrayAttr:$to,
+                       OptionalAttr<DenseI64ArrayAttr>:$route);
+  let assemblyFormat = [{
+    $sym_name `color` $color `from` $from `to` $to (`route` $route^)?
+    attr-dict
+  }];
+  let extraClassDeclaration = [{
+    /// The sinks as (x, y) pairs.
+    ::llvm::SmallVector<std::pair<int64_t, int64_t>> getSinks();
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TESSERA_DIALECT_FABRIC_FABRICOPS_TD
