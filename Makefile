@@ -5,10 +5,9 @@ JOBS ?= $(shell nproc)
 BUILD_TYPE ?= Release
 
 # Prefer clang-22 (faster than g++ on this code, and it matches lld-22 for LTO).
-CLANG_CXX := $(shell command -v clang++-22 2>/dev/null)
-ifneq ($(CLANG_CXX),)
-COMPILER_FLAGS := -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22
-endif
+# Looked up when configuring, after deps may have installed it on a fresh
+# machine (a lookup at parse time would pick g++ there).
+COMPILER_FLAGS = $(if $(shell command -v clang++-22 2>/dev/null),-DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22)
 
 .PHONY: all deps configure build test demo docs bench clean format
 

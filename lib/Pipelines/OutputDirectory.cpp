@@ -144,6 +144,32 @@ std::string pipelines::writeOutputDirectory(const CompiledFabric &compiled,
       {"fabric_file", "fabric.tfab"},
       {"programs", std::move(programs)},
   };
+  if (!metadata.hostStreams.empty()) {
+    llvm::json::Array streams;
+    for (const OutputMetadata::HostStream &stream : metadata.hostStreams)
+      streams.push_back(llvm::json::Object{
+          {"name", stream.name},
+          {"direction", stream.isInput ? "in" : "out"},
+          {"x", stream.x},
+          {"y", stream.y},
+          {"port", stream.port},
+          {"color", stream.color},
+      });
+    out["host_streams"] = std::move(streams);
+  }
+  if (!metadata.symbolicColors.empty()) {
+    llvm::json::Object colorsJson;
+    for (const auto &[name, color] : metadata.symbolicColors)
+      colorsJson[name] = color;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(colorsJson)))
+       << "\n";
+    std::string error = writeFile(
+        dir + "/colors.json", std::vector<uint8_t>(text.begin(), text.end()));
+    if (!error.empty())
+      return error;
+  }
   std::string jsonPath =
       metadata.jsonPath.empty() ? dir + "/out.json" : metadata.jsonPath;
   std::string text;

@@ -148,6 +148,25 @@ private:
   void addToTree(Tree &tree, int pe, Port rx);
 
   bool isInTree(int pe) const { return treeStamp[pe] == currentTree; }
+  /// A sink that must be entered through one port is entered only there,
+  /// also on the way to other PEs: a path through it would pass it twice.
+  bool mayEnter(const Flow &spec, int pe, Port rx) const {
+    for (size_t i = 0; i < spec.sinkVias.size(); ++i)
+      if (spec.sinkVias[i] && mesh.getIndex(spec.sinks[i].pe) == pe)
+        return rx == *spec.sinkVias[i];
+    return true;
+  }
+  /// Whether reaching target `out` from in-port `rx` of its PE meets the
+  /// arrival port its sink may require.
+  bool arrivesAsRequired(const Flow &spec, int out, Port rx) const {
+    for (size_t i = 0; i < spec.sinkVias.size(); ++i) {
+      const Endpoint &sink = spec.sinks[i];
+      if (spec.sinkVias[i] &&
+          getOutNode(mesh.getIndex(sink.pe), sink.port) == out)
+        return rx == *spec.sinkVias[i];
+    }
+    return true;
+  }
   bool isTarget(int node) const { return targetStamp[node] == currentSearch; }
 
   RoutingResult fail(const std::vector<Overuse> &overuses);
@@ -277,6 +296,8 @@ bool Router::growTree(int flow, Tree &tree) {
   for (size_t i = 0; i < tree.pes.size(); ++i)
     relax(getInNode(tree.pes[i], tree.rx[i]), 0, -1);
 
+  int sourcePE = mesh.getIndex(spec.source.pe);
+  std::optional<Port> sourceExit = spec.sourceVia;
   int found = -1;
   while (!queue.empty()) {
     auto [estimate, node, cost] = queue.top();
@@ -291,6 +312,8 @@ bool Router::growTree(int flow, Tree &tree) {
         break;
       }
       int next = mesh.getIndex(getNeighbour(mesh.getPE(pe), port));
+      if (!mayEnter(spec, next, getOpposite(port)))
+        continue;
       relax(getInNode(next, getOpposite(port)),
             cost + getRouterCost(flow, next), node);
       continue;
@@ -300,10 +323,12 @@ bool Router::growTree(int flow, Tree &tree) {
       Port tx = getPort(i);
       int out = getOutNode(pe, tx);
       Cost step = getTurnCost(port, tx);
+      if (sourceExit && pe == sourcePE && tx != *sourceExit)
+        continue;
       if (tx == Port::Ramp || mesh.facesEdge(here, tx)) {
         // Delivering to a CE or leaving the fabric ends the flow: only at
-        // a sink.
-        if (!isTarget(out))
+        // a sink, and only arriving by the port the sink asks for.
+        if (!isTarget(out) || !arrivesAsRequired(spec, out, port))
           continue;
         if (tx != Port::Ramp) {
           if (getLink(pe, tx).capacity == 0)
@@ -480,7 +505,10 @@ RoutingResult Router::run() {
                                 "': no path from " +
                                 formatEndpoint(spec.source) + " to its sink " +
                                 formatEndpoint(spec.sinks[unreachableSink]) +
-                                " avoids the blocked PEs and closed links");
+                                " avoids the blocked PEs and closed links" +
+                                (spec.sourceVia || !spec.sinkVias.empty()
+                                     ? " and uses the required ports"
+                                     : ""));
         return result;
       }
       occupy(index, +1);

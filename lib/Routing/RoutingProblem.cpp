@@ -102,7 +102,8 @@ private:
 
   /// Checks a source or sink; `role` is "source" or "sink".
   void checkEndpoint(const Flow &flow, const Endpoint &endpoint,
-                     const std::string &role) {
+                     const std::string &role,
+                     std::optional<Port> via = std::nullopt) {
     std::string what =
         "flow '" + flow.name + "': " + role + " " + formatEndpoint(endpoint);
     if (!contains(endpoint.pe))
@@ -112,10 +113,22 @@ private:
     else if (endpoint.port != Port::Ramp &&
              !facesEdge(endpoint.pe, endpoint.port))
       errors.push_back(what + " is not on the fabric edge");
+    else if (via && (*via == Port::Ramp || facesEdge(endpoint.pe, *via)))
+      errors.push_back(what + " must use its " +
+                       std::string(getPortName(*via)) +
+                       " port, which leads to no neighbour");
+    else if (via && endpoint.port != Port::Ramp)
+      errors.push_back(what + " is on the fabric edge and cannot require a "
+                              "port");
   }
 
   void checkFlow(const Flow &flow) {
-    checkEndpoint(flow, flow.source, "source");
+    checkEndpoint(flow, flow.source, "source", flow.sourceVia);
+    if (!flow.sinkVias.empty() && flow.sinkVias.size() != flow.sinks.size())
+      errors.push_back("flow '" + flow.name + "' has " +
+                       std::to_string(flow.sinkVias.size()) +
+                       " required sink ports for " +
+                       std::to_string(flow.sinks.size()) + " sinks");
     if (flow.sinks.empty())
       errors.push_back("flow '" + flow.name + "' has no sinks");
     for (size_t i = 0; i < flow.sinks.size(); ++i) {
@@ -126,7 +139,9 @@ private:
                          formatEndpoint(sink) + " is listed twice");
         continue;
       }
-      checkEndpoint(flow, sink, "sink");
+      checkEndpoint(flow, sink, "sink",
+                    i < flow.sinkVias.size() ? flow.sinkVias[i]
+                                             : std::nullopt);
     }
     if (flow.pinnedColor &&
         std::find(problem.colors.begin(), problem.colors.end(),

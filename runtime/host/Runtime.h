@@ -5,13 +5,34 @@
 #include "tessera/Host/SdkRuntime.h"
 
 #include <chrono>
+#include <deque>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <string>
 
 namespace tessera::host {
 
 enum class Phase : uint8_t { Created, Loaded, Running, Stopped };
+
+/// A send or receive on a host stream that has not completed.
+struct StreamOp {
+  uint64_t handle = 0;
+  uint64_t count = 0; ///< words
+  uint64_t done = 0;  ///< words taken by the fabric, or arrived
+  /// A receive's destination (one of them).
+  uint32_t *words32 = nullptr;
+  uint16_t *words16 = nullptr;
+};
+
+/// One host stream of out.json with what the host still has to do on it.
+struct StreamState {
+  const emulator::HostStream *info = nullptr;
+  uint32_t id = 0;
+  std::deque<StreamOp> ops;     ///< in issue order
+  std::deque<uint32_t> toSend;  ///< input: the words of ops, in order
+  std::deque<uint32_t> arrived; ///< output: words no receive took yet
+};
 
 struct SdkRuntime::State {
   RuntimeOptions options;
@@ -21,6 +42,8 @@ struct SdkRuntime::State {
   uint64_t nextHandle = 1;
   std::ofstream simLog;   ///< opened at the first simprint line
   std::ofstream traceLog; ///< opened at load when tracing
+  /// Per host stream, from load() on.
+  std::vector<StreamState> streams;
   std::chrono::steady_clock::time_point created =
       std::chrono::steady_clock::now();
 
@@ -42,6 +65,30 @@ struct SdkRuntime::State {
   /// Runs `cycles` cycles (fewer if the device goes idle); throws on a fault.
   void runFor(const std::string &why, uint64_t cycles);
   std::string describePE(unsigned x, unsigned y) const;
+
+  // Host streams (HostStreams.cpp).
+  /// Runs the emulator as Emulator::run does, feeding input streams and
+  /// draining output streams before the first cycle and after each. Every
+  /// command runs the device through it.
+  emulator::RunOutcome runDevice(uint64_t maxCycles,
+                                 const std::function<bool()> &until = nullptr);
+  /// One step of every stream: at most one word into each input stream's
+  /// port, every word out of each output stream's exit. False if no word
+  /// moved.
+  bool serviceStreams();
+  /// "3 of 8 words not yet taken by the fabric" (or "arrived"), over the
+  /// stream's pending operations.
+  std::string describePending(const StreamState &stream) const;
+  /// "send on stream 0 ('x_in'): " and its describePending for every
+  /// stream with pending operations, "; "-separated; "" if none waits.
+  std::string describeAllPending() const;
+  bool isPending(uint64_t handle) const;
+  /// Runs the device until the operation `handle` is done; throws as
+  /// runUntil, `why` naming the command.
+  void waitFor(const std::string &why, uint64_t handle);
+  /// stop()'s first step: runs until no send or receive is pending; if
+  /// that fails, drops them and throws.
+  void finishStreams();
 };
 
 /// Throws unless `region` lies in the rectangle, `elements` is positive and

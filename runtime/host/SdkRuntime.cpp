@@ -56,8 +56,7 @@ std::string SdkRuntime::State::describePE(unsigned x, unsigned y) const {
 void SdkRuntime::State::runUntil(const std::string &why,
                                  const std::function<bool()> &until,
                                  const std::function<std::string()> &pending) {
-  emulator::RunOutcome outcome =
-      emulator->run(options.maxCyclesPerCommand, until);
+  emulator::RunOutcome outcome = runDevice(options.maxCyclesPerCommand, until);
   switch (outcome.status) {
   case emulator::RunStatus::Reached:
     return;
@@ -83,7 +82,7 @@ void SdkRuntime::State::runUntil(const std::string &why,
 }
 
 void SdkRuntime::State::runFor(const std::string &why, uint64_t cycles) {
-  emulator::RunOutcome outcome = emulator->run(cycles);
+  emulator::RunOutcome outcome = runDevice(cycles);
   if (outcome.status == emulator::RunStatus::Faulted)
     throw HostError(why + ": the device faulted: " +
                     emulator::formatFault(*emulator->getFault()));
@@ -164,6 +163,11 @@ void SdkRuntime::load() {
       if (std::find(routed.begin(), routed.end(), c) == routed.end())
         state->emulator->captureColor(c);
   }
+  for (const emulator::HostStream &info : state->output.metadata.hostStreams) {
+    StreamState &stream = state->streams.emplace_back();
+    stream.info = &info;
+    stream.id = uint32_t(state->streams.size() - 1);
+  }
   state->phase = Phase::Loaded;
 }
 
@@ -175,7 +179,7 @@ void SdkRuntime::run() {
   // Start-up code and tasks activated at start-up run now, as on the
   // device, until they are done or wait for the host.
   emulator::RunOutcome outcome =
-      state->emulator->run(state->options.maxCyclesPerCommand);
+      state->runDevice(state->options.maxCyclesPerCommand);
   if (outcome.status == emulator::RunStatus::Faulted)
     throw HostError("run: the device faulted: " +
                     emulator::formatFault(*state->emulator->getFault()));
@@ -185,6 +189,12 @@ void SdkRuntime::stop() {
   if (state->phase != Phase::Running)
     throw HostError(std::string("stop: the runtime is ") +
                     phaseName(state->phase) + "; call run() first");
+  try {
+    state->finishStreams();
+  } catch (const HostError &) {
+    state->phase = Phase::Stopped; // stopped all the same
+    throw;
+  }
   state->phase = Phase::Stopped;
   if (!state->options.statsPath.empty())
     state->writeStats();
@@ -218,10 +228,17 @@ bool SdkRuntime::isTaskDone(TaskHandle handle) const {
   if (handle.id == 0 || handle.id >= state->nextHandle)
     throw HostError("is_task_done: no command has handle " +
                     std::to_string(handle.id));
-  return true; // commands complete before their call returns
+  // Only nonblocking sends and receives outlive their call.
+  return !state->isPending(handle.id);
 }
 
-void SdkRuntime::taskWait(TaskHandle handle) { (void)isTaskDone(handle); }
+void SdkRuntime::taskWait(TaskHandle handle) {
+  if (handle.id == 0 || handle.id >= state->nextHandle)
+    throw HostError("task_wait: no command has handle " +
+                    std::to_string(handle.id));
+  if (state->isPending(handle.id))
+    state->waitFor("task_wait", handle.id);
+}
 
 const emulator::LoadedOutput &SdkRuntime::getOutput() const {
   return state->output;

@@ -67,7 +67,7 @@ TaskHandle SdkRuntime::memcpyH2DStream(unsigned color,
     }
     if (!pending)
       break;
-    emulator::RunOutcome outcome = s.emulator->run(1);
+    emulator::RunOutcome outcome = s.runDevice(1);
     ++cycles;
     if (outcome.status == emulator::RunStatus::Faulted)
       throw HostError(std::string(what) + ": the device faulted: " +

@@ -9,6 +9,7 @@
 #include "tessera/Driver/CslcOptions.h"
 #include "tessera/Frontend/ASTPrinter.h"
 #include "tessera/Frontend/CSLPrinter.h"
+#include "tessera/Frontend/Elaboration/ConnectionResolver.h"
 #include "tessera/Frontend/Elaboration/FabricGen.h"
 #include "tessera/Frontend/Elaboration/LayoutBuiltins.h"
 #include "tessera/Frontend/Elaboration/ModuleLoader.h"
@@ -72,8 +73,26 @@ getInterpreterOptions(const CslcOptions &options) {
 
 /// Checks, allocates and lowers the verified module, then writes the output
 /// directory (or with --emit=pe prints each binary and the fabric file).
+const char *getDirectionName(frontend::elaboration::Direction direction) {
+  using frontend::elaboration::Direction;
+  switch (direction) {
+  case Direction::West:
+    return "west";
+  case Direction::East:
+    return "east";
+  case Direction::North:
+    return "north";
+  case Direction::South:
+    return "south";
+  case Direction::Ramp:
+    return "ramp";
+  }
+  return "ramp";
+}
+
 int runBackend(const CslcOptions &options, mlir::ModuleOp module,
-               llvm::SourceMgr &sourceMgr) {
+               llvm::SourceMgr &sourceMgr,
+               const frontend::elaboration::LayoutDescription &layout) {
   // Backend errors and their notes print like the frontend's, with the
   // source line; with --warnings-as-errors a warning is an error.
   mlir::SourceMgrDiagnosticHandler sourceHandler(sourceMgr,
@@ -140,6 +159,14 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module,
     metadata.colors.push_back({c.name, c.value});
   if (options.outputJson)
     metadata.jsonPath = *options.outputJson;
+  for (const auto &color : layout.symbolicColors)
+    metadata.symbolicColors.push_back({color.name, *color.physical});
+  for (const auto &stream : layout.hostStreams)
+    metadata.hostStreams.push_back(
+        {stream.name,
+         stream.direction == frontend::elaboration::StreamDirection::In,
+         stream.edgePE.first, stream.edgePE.second,
+         getDirectionName(stream.edgePort), stream.physicalColor});
   std::string error =
       pipelines::writeOutputDirectory(compiled, metadata, options.outputDir);
   if (!error.empty())
@@ -235,7 +262,7 @@ int generatePrograms(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
       llvm::errs() << "cslc: elaborated the layout and generated "
                    << programs.size() << " program instances\n";
     context.getDiagEngine().eraseHandler(handlerID);
-    return runBackend(options, *module, sourceMgr);
+    return runBackend(options, *module, sourceMgr, layout);
   }
   if (options.emit != EmitKind::MLIR)
     return 0;
@@ -284,6 +311,10 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
   if (failed() || !interp.runComptimeBlocks(*module) || failed() ||
       !layoutBuilder.run(*module) || failed())
     return 1;
+  if (!elab::resolveConnections(layout, types, diags,
+                                {options.arch, options.memcpy}) ||
+      failed())
+    return 1;
 
   elab::FabricOptions fabricOptions;
   fabricOptions.arch = options.arch;
@@ -297,6 +328,7 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
   fabricOptions.westBuffer = options.widthWestBuf;
   fabricOptions.eastBuffer = options.widthEastBuf;
   fabricOptions.sourceMgr = &sourceMgr;
+  fabricOptions.hostStreams = !layout.hostStreams.empty();
   auto [width, height] = *layout.rectangle;
   if (llvm::Error error =
           elab::computeGeometry(width, height, fabricOptions).takeError())

@@ -65,6 +65,18 @@ struct OutputMetadata {
   std::vector<std::pair<std::string, uint64_t>> params; ///< --params
   std::vector<std::pair<std::string, uint64_t>> colors; ///< --colors
   std::string jsonPath; ///< empty: <dir>/out.json
+  /// `@get_symbolic_color` names and the physical colors they got; written
+  /// to colors.json.
+  std::vector<std::pair<std::string, unsigned>> symbolicColors;
+  /// `@host_stream`s: where each crosses the rectangle's edge.
+  struct HostStream {
+    std::string name;
+    bool isInput = true;
+    int64_t x = 0, y = 0; ///< the edge PE, rectangle coordinates
+    std::string port;     ///< "west", "east", "north" or "south"
+    unsigned color = 0;
+  };
+  std::vector<HostStream> hostStreams;
 };
 
 /// Writes `dir`/bin/<program>.tpeb, `dir`/fabric.tfab and out.json. Returns

@@ -36,6 +36,11 @@ struct Flow {
   std::vector<Endpoint> sinks;
   /// A color the flow must have; it must be one of the problem's colors.
   std::optional<unsigned> pinnedColor;
+  /// Mesh ports the flow must use, where a layout configured its color by
+  /// hand: the one it leaves its source by, and per sink (empty, or one
+  /// entry per sink) the one it enters by.
+  std::optional<Port> sourceVia = std::nullopt;
+  std::vector<std::optional<Port>> sinkVias = {};
 };
 
 /// The capacity of the directed link leaving `from` through `direction`

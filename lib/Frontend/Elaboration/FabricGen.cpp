@@ -34,6 +34,8 @@ elaboration::computeGeometry(int64_t width, int64_t height,
   // the west one pushes the rectangle east.
   if (options.memcpy)
     minOffsets = {margins.west + options.westBuffer, margins.north};
+  else if (options.hostStreams)
+    minOffsets = {1, 1};
   std::string buffers;
   if (buffered)
     buffers = " and " + std::to_string(options.westBuffer) + " west, " +
@@ -43,20 +45,27 @@ elaboration::computeGeometry(int64_t width, int64_t height,
   if (g.offsets.first < minOffsets.first ||
       g.offsets.second < minOffsets.second)
     return llvm::createStringError("fabric offsets " + formatPair(g.offsets) +
-                                   " are too small for memcpy" + buffers +
+                                   " are too small for " +
+                                   (options.memcpy ? "memcpy" + buffers
+                                                   : "host streams") +
                                    ": need at least " + formatPair(minOffsets));
   std::pair<int64_t, int64_t> need{g.offsets.first + width,
                                    g.offsets.second + height};
   if (options.memcpy) {
     need.first += margins.east + options.eastBuffer;
     need.second += margins.south;
+  } else if (options.hostStreams) {
+    need.first += 1;
+    need.second += 1;
   }
   g.dims = options.dims.value_or(need);
   if (g.dims.first < need.first || g.dims.second < need.second)
     return llvm::createStringError(
         "fabric dims " + formatPair(g.dims) + " are too small for the " +
         std::to_string(width) + "x" + std::to_string(height) + " rectangle" +
-        (options.memcpy ? " with memcpy" + buffers
+        (options.memcpy        ? " with memcpy" + buffers
+         : options.hostStreams ? " with host streams at offsets " +
+                                     formatPair(g.offsets)
                         : " at offsets " + formatPair(g.offsets)) +
         ": need at least " + formatPair(need));
   return g;

@@ -31,6 +31,10 @@ void LayoutBuilder::install() {
   interp.registerBuiltin("set_local_color_config",
                          bind(&LayoutBuilder::setLocalColorConfig));
   interp.registerBuiltin("get_rectangle", bind(&LayoutBuilder::getRectangle));
+  interp.registerBuiltin("get_symbolic_color",
+                         bind(&LayoutBuilder::getSymbolicColor));
+  interp.registerBuiltin("connect", bind(&LayoutBuilder::connect));
+  interp.registerBuiltin("host_stream", bind(&LayoutBuilder::hostStream));
 }
 
 bool LayoutBuilder::run(sema::ModuleInstance &module) {
@@ -275,7 +279,10 @@ LayoutBuilder::colorAndConfigArgs(sema::BuiltinArgs &args, unsigned colorArg) {
                 "expected a color, found '" + color->getType()->str() + "'");
     return std::nullopt;
   }
-  if (colorID < 0 || colorID >= model.getNumRoutableColors()) {
+  bool symbolic = colorID >= SymbolicColorBase &&
+                  colorID - SymbolicColorBase <
+                      static_cast<int64_t>(layout.symbolicColors.size());
+  if (!symbolic && (colorID < 0 || colorID >= model.getNumRoutableColors())) {
     diags.error(args.getArg(colorArg).getLoc(),
                 "color " + llvm::Twine(colorID) + " is not routable on '" +
                     llvm::StringRef(model.getName()) + "' (0 to " +

@@ -26,6 +26,12 @@ struct LoadPaths {
 std::string checkFabricHeader(OutputJson &json, const pe::FabricFile &fabric,
                               const LoadPaths &paths);
 
+/// Every host stream names an edge PE of the rectangle, a port that faces
+/// off it there and a routable color, and no two streams of one direction
+/// share a port and color; fills `json.metadata.hostStreams`. Needs the
+/// geometry checkFabricHeader copied.
+std::string checkHostStreams(OutputJson &json, const LoadPaths &paths);
+
 /// Pairs every program of the fabric file with its out.json entry, one to
 /// one; `entryOf[i]` is the entry of fabric program i.
 std::string matchPrograms(const OutputJson &json, const pe::FabricFile &fabric,

@@ -64,6 +64,8 @@ LoadResult loadOutputDirectory(const std::string &directory,
   std::vector<size_t> entryOf;
   if (error = checkFabricHeader(json, *fabric, paths); !error.empty())
     return failure(error);
+  if (error = checkHostStreams(json, paths); !error.empty())
+    return failure(error);
   if (error = matchPrograms(json, *fabric, paths, entryOf); !error.empty())
     return failure(error);
 

@@ -11,7 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace tessera::emulator::loader {
 
@@ -75,7 +77,7 @@ public:
         !string(root, "compiler", "compiler", m.compiler) || !exports(root) ||
         !pair(root, "fabric_dims", out.dims) ||
         !string(root, "fabric_file", "fabric_file", m.fabricFile) ||
-        !pair(root, "fabric_offsets", out.offsets) ||
+        !pair(root, "fabric_offsets", out.offsets) || !hostStreams(root) ||
         !boolean(root, "memcpy", "memcpy", out.memcpy) ||
         !stringMap(root, "params", m.params) || !programs(root) ||
         !pair(root, "rectangle", out.rectangle))
@@ -259,6 +261,69 @@ private:
       return mustBe("programs", "an array");
     for (size_t i = 0; i < v->size(); ++i)
       if (!programEntry((*v)[i], "programs[" + std::to_string(i) + "]"))
+        return false;
+    return true;
+  }
+
+  /// A coordinate or color: kept wide, compared with the rectangle and
+  /// the target later.
+  bool number(const Json &object, const char *key, const std::string &prefix,
+              int64_t &value) {
+    uint64_t wide = 0;
+    if (!count(object, key, prefix, wide))
+      return false;
+    value = int64_t(std::min<uint64_t>(
+        wide, uint64_t(std::numeric_limits<int64_t>::max())));
+    return true;
+  }
+
+  bool hostStreamEntry(const Json &entry, const std::string &name) {
+    if (!entry.is_object())
+      return mustBe(name, "an object");
+    HostStreamEntry stream;
+    std::string prefix = name + ".";
+    std::string direction, port;
+    if (!string(entry, "name", prefix + "name", stream.name))
+      return false;
+    const Json *v = member(entry, "direction");
+    if (v && v->is_string())
+      direction = v->get<std::string>();
+    if (direction != "in" && direction != "out")
+      return mustBe(prefix + "direction", "\"in\" or \"out\"");
+    stream.output = direction == "out";
+    if (!number(entry, "x", prefix, stream.x) ||
+        !number(entry, "y", prefix, stream.y))
+      return false;
+    static constexpr std::pair<const char *, pe::Port> Ports[] = {
+        {"west", pe::Port::West},
+        {"east", pe::Port::East},
+        {"north", pe::Port::North},
+        {"south", pe::Port::South}};
+    v = member(entry, "port");
+    bool known = false;
+    for (const auto &[text, value] : Ports)
+      if (v && v->is_string() && v->get_ref<const std::string &>() == text) {
+        stream.port = value;
+        known = true;
+      }
+    if (!known)
+      return mustBe(prefix + "port",
+                    "\"west\", \"east\", \"north\" or \"south\"");
+    if (!number(entry, "color", prefix, stream.color))
+      return false;
+    out.hostStreams.push_back(std::move(stream));
+    return true;
+  }
+
+  /// Optional: programs without host streams need not have the key.
+  bool hostStreams(const Json &root) {
+    const Json *v = member(root, "host_streams");
+    if (!v)
+      return true;
+    if (!v->is_array())
+      return mustBe("host_streams", "an array");
+    for (size_t i = 0; i < v->size(); ++i)
+      if (!hostStreamEntry((*v)[i], "host_streams[" + std::to_string(i) + "]"))
         return false;
     return true;
   }

@@ -25,6 +25,15 @@ struct ProgramEntry {
            memoryBytes = 0;
 };
 
+/// One entry of out.json's `host_streams`, with its numbers as written:
+/// checkHostStreams compares them with the rectangle and the target.
+struct HostStreamEntry {
+  std::string name;
+  bool output = false;
+  int64_t x = 0, y = 0, color = 0;
+  pe::Port port = pe::Port::West;
+};
+
 /// out.json as written, before it is compared with the fabric file. The
 /// geometry is kept wide so that a value the fabric file cannot hold is
 /// reported as a disagreement rather than truncated.
@@ -34,6 +43,7 @@ struct OutputJson {
   bool memcpy = false;
   int64_t channels = 0;
   std::vector<ProgramEntry> programs;
+  std::vector<HostStreamEntry> hostStreams;
 };
 
 /// Parses out.json's text; on failure returns "PATH: what is wrong".

@@ -122,6 +122,11 @@ Emulator::State::State(const LoadedOutput &output, EmulatorOptions options)
     : output(output), model(target::TargetModel::get(output.metadata.arch)),
       options(std::move(options)),
       network(output.layout, model, this->options.network) {
+  // What an output host stream's PE sends through its port goes to the
+  // host, not into a routing error.
+  for (const HostStream &stream : output.metadata.hostStreams)
+    if (stream.output)
+      network.declareEdgeExit(stream.x, stream.y, stream.port, stream.color);
   std::string loadError;
   for (const LoadedProgram &program : output.programs) {
     std::string error;

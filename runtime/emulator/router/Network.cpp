@@ -21,6 +21,8 @@ Network::State::State(const FabricLayout &layout,
   this->options.deliveryQueueDepth =
       checkDepth("delivery queue depth", options.deliveryQueueDepth,
                  defaults.deliveryQueueDepth);
+  this->options.edgeExitDepth = checkDepth(
+      "edge exit depth", options.edgeExitDepth, defaults.edgeExitDepth);
   routerOf.assign(size_t(width) * height, None);
 }
 

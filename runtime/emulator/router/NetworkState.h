@@ -15,7 +15,9 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tessera::emulator {
@@ -110,6 +112,12 @@ struct LaneView {
 /// A neighbour beyond the rectangle's edge.
 inline constexpr uint32_t Outside = None - 1;
 
+/// A declared edge exit: what left the fabric there, oldest first. Few PEs
+/// have one, so the exits live apart from routers and lanes.
+struct EdgeExit {
+  std::deque<Wavelet> queue;
+};
+
 /// The router of one touched PE. What each cycle reads and writes fits in
 /// its first cache line for colors 0..6.
 struct alignas(64) Router {
@@ -169,6 +177,9 @@ struct Network::State {
   std::vector<DeliveryNote> deliveries;
   NetworkCounters counters;
   size_t inFlight = 0, awaitingCE = 0;
+  std::vector<EdgeExit> exits;
+  /// exitKey(...) -> index into exits.
+  std::unordered_map<uint64_t, uint32_t> exitOf;
 
   // Creation (Network.cpp).
   uint32_t ensureRouter(unsigned peIndex);
@@ -213,6 +224,23 @@ struct Network::State {
   void apply(const Move &move);
   void arrive(uint32_t fromRouter, unsigned direction, uint32_t lane,
               uint8_t color, const Entry &wavelet, uint32_t payload);
+
+  // The fabric edge (Edge.cpp).
+  static uint64_t exitKey(unsigned peIndex, unsigned direction,
+                          unsigned color) {
+    return uint64_t(peIndex) << 8 | direction << 5 | color;
+  }
+  /// The exit PE (x, y) has towards `direction` for `color`, or None.
+  uint32_t findExit(unsigned x, unsigned y, unsigned direction,
+                    unsigned color) const;
+  /// Whether link port `port` of (x, y) faces off the rectangle.
+  bool facesOff(unsigned x, unsigned y, unsigned port) const;
+  /// PE, color and port of an edge call; false with the error recorded.
+  bool checkEdgeCall(const char *call, unsigned x, unsigned y, pe::Port port,
+                     unsigned color);
+  /// A copy crossing the edge into its (declared) exit's queue.
+  void leave(const Router &router, unsigned direction, uint8_t color,
+             const Entry &wavelet, uint32_t payload);
 
   // Checks and errors (Errors.cpp).
   /// `depth` if it is 1 to MaxDepth, else `fallback` and an error.

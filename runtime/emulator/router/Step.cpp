@@ -89,11 +89,19 @@ void Network::State::resolveLinks(const Router &router, const Lane &lane,
     unsigned direction = unsigned(std::countr_zero(dirs));
     uint32_t dest = rest.next[direction];
     if (dest == Outside) {
-      reportLeaving(router, lane.color, direction, head);
-      fits = false;
-      continue;
-    }
-    if (dest != None) {
+      // Off the rectangle: to the host through a declared exit, whose
+      // queue holds wavelets back as a neighbour's buffer would.
+      uint32_t exit = exits.empty()
+                          ? None
+                          : findExit(router.x, router.y, direction, lane.color);
+      if (exit == None) {
+        reportLeaving(router, lane.color, direction, head);
+        fits = false;
+        continue;
+      }
+      if (exits[exit].queue.size() >= options.edgeExitDepth)
+        fits = false;
+    } else if (dest != None) {
       const Buffer &buffer = lanes[dest].buffers[direction ^ 1];
       if (buffer.count >= buffer.capacity)
         fits = false;
@@ -271,8 +279,12 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
   }
   for (unsigned dirs = move.links & LinkBits; dirs; dirs &= dirs - 1) {
     unsigned direction = unsigned(std::countr_zero(dirs));
-    arrive(routerIndex, direction, move.dest[direction],
-           move.destColor[direction], entry, sent);
+    if (move.dest[direction] == Outside)
+      leave(routers[routerIndex], direction, move.destColor[direction], entry,
+            sent);
+    else
+      arrive(routerIndex, direction, move.dest[direction],
+             move.destColor[direction], entry, sent);
   }
 
   Lane &lane = lanes[move.lane]; // arrivals may have grown `lanes`

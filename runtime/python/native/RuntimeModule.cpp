@@ -20,6 +20,7 @@ using namespace tessera::host;
 namespace {
 
 using Words = py::array_t<uint32_t, py::array::c_style>;
+using Halves = py::array_t<uint16_t, py::array::c_style>;
 
 std::span<const uint32_t> wordsOf(const Words &words) {
   return {words.data(), static_cast<size_t>(words.size())};
@@ -135,7 +136,42 @@ PYBIND11_MODULE(_runtime, m) {
                            bytes.size()),
                  std::string(pe::getElemTypeName(type)));
            })
-      .def("is_task_done", [](const SdkRuntime &r, uint64_t handle) {
-        return r.isTaskDone(TaskHandle{handle});
-      });
+      .def("is_task_done",
+           [](const SdkRuntime &r, uint64_t handle) {
+             return r.isTaskDone(TaskHandle{handle});
+           })
+      .def("task_wait",
+           [](SdkRuntime &r, uint64_t handle) {
+             py::gil_scoped_release release;
+             r.taskWait(TaskHandle{handle});
+           })
+      .def("num_streams", &SdkRuntime::getNumStreams)
+      .def(
+          "send",
+          [](SdkRuntime &r, uint32_t stream, const Words &words,
+             bool nonblock) {
+            py::gil_scoped_release release;
+            return r.send(stream, wordsOf(words), nonblock).id;
+          },
+          py::arg("stream"), py::arg("words").noconvert(), py::arg("nonblock"))
+      // The receives write into the caller's array: noconvert, so that a
+      // wrong array is an error rather than a silently filled copy.
+      .def(
+          "receive32",
+          [](SdkRuntime &r, uint32_t stream, Words &out, bool nonblock) {
+            std::span<uint32_t> words(out.mutable_data(),
+                                      static_cast<size_t>(out.size()));
+            py::gil_scoped_release release;
+            return r.receive(stream, words, nonblock).id;
+          },
+          py::arg("stream"), py::arg("out").noconvert(), py::arg("nonblock"))
+      .def(
+          "receive16",
+          [](SdkRuntime &r, uint32_t stream, Halves &out, bool nonblock) {
+            std::span<uint16_t> halves(out.mutable_data(),
+                                       static_cast<size_t>(out.size()));
+            py::gil_scoped_release release;
+            return r.receive(stream, halves, nonblock).id;
+          },
+          py::arg("stream"), py::arg("out").noconvert(), py::arg("nonblock"));
 }

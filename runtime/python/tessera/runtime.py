@@ -85,11 +85,34 @@ def _as_words(array, what):
     return np.ascontiguousarray(array).reshape(-1).view(np.uint32)
 
 
+# Element types a host stream carries: 32-bit ones are the words, 16-bit
+# ones the low halves (zero-extended on the way in).
+_STREAM_KINDS = "iuf"
+
+
+def _stream_array(array, what):
+    """Checks a host stream's array; returns its element size in bytes."""
+    if not isinstance(array, np.ndarray):
+        raise SdkRuntimeError(
+            f"{what}: the array must be a numpy array, not "
+            f"{type(array).__name__}")
+    if array.dtype.kind not in _STREAM_KINDS or \
+            array.dtype.itemsize not in (2, 4):
+        raise SdkRuntimeError(
+            f"{what}: the array must hold 32-bit elements (float32, int32 or "
+            f"uint32) or 16-bit ones (float16, int16 or uint16), not "
+            f"{array.dtype}")
+    return array.dtype.itemsize
+
+
 class SdkRuntime:
     """SdkRuntime(bindir, cmaddr=None, **options).
 
-    `cmaddr` (a real system's address) is accepted and ignored: Tessera
-    always runs on its emulator. `max_cycles` bounds each command
+    `bindir` is the output directory: a str or any os.PathLike (SdkLayout's
+    compile artifacts). `cmaddr` (a real system's address, or SdkLayout's
+    platform object) is accepted and ignored: Tessera always runs on its
+    emulator, as is `memcpy_required` (nothing memcpy-specific is checked
+    at load either way). `max_cycles` bounds each command
     (default 10^9 cycles); the SDK's simulator options (`simfab_numthreads`,
     `suppress_simfab_trace`, `msg_level`) are accepted and change nothing.
 
@@ -107,7 +130,13 @@ class SdkRuntime:
 
     def __init__(self, bindir, cmaddr=None, max_cycles=1_000_000_000,
                  sim_log="sim.log", simprint_to_terminal=None, trace=None,
-                 stats=None, **options):
+                 stats=None, memcpy_required=True, **options):
+        try:
+            bindir = os.fsdecode(os.fspath(bindir))
+        except TypeError:
+            raise TypeError(
+                f"SdkRuntime: the output directory must be a path (str or "
+                f"os.PathLike), not {type(bindir).__name__}") from None
         unknown = sorted(set(options) - self._IGNORED)
         if unknown:
             raise TypeError(
@@ -126,6 +155,8 @@ class SdkRuntime:
                          for name, is_fn, elem, mutable, params
                          in self._native.exports()}
         self.bindir = str(bindir)
+        # Arrays of nonblocking receives, kept alive until they are filled.
+        self._receiving = []
         _LATEST[os.path.realpath(self.bindir)] = self
 
     def get_id(self, name):
@@ -138,7 +169,10 @@ class SdkRuntime:
         self._native.run()
 
     def stop(self):
-        self._native.stop()
+        try:
+            self._native.stop()
+        finally:
+            self._receiving = []
 
     @property
     def cycles(self):
@@ -277,4 +311,69 @@ class SdkRuntime:
         return self._native.is_task_done(task._handle)
 
     def task_wait(self, task):
-        self._native.is_task_done(task._handle)
+        self._native.task_wait(task._handle)
+
+    def _stream_id(self, stream, what):
+        """An int stream ID, or an object's integer `id` (SdkLayout's
+        streams)."""
+        sid = stream
+        if not isinstance(stream, (int, np.integer)):
+            sid = getattr(stream, "id", None)
+        if isinstance(sid, bool) or not isinstance(sid, (int, np.integer)):
+            raise SdkRuntimeError(
+                f"{what}: the stream must be an integer ID or an object with "
+                f"an integer 'id', not {type(stream).__name__}")
+        sid = int(sid)
+        if not 0 <= sid <= 0xFFFFFFFF:
+            count = self._native.num_streams()
+            known = (f"there are {count} host streams, IDs from 0" if count
+                     else "the program declares no host streams")
+            raise SdkRuntimeError(f"{what}: no stream has ID {sid} ({known})")
+        return sid
+
+    def send(self, stream, array, nonblock=False):
+        """Sends the array's elements, in C order, on input host stream
+        `stream`, one wavelet each: a 32-bit element is the payload, a
+        16-bit one its low half (zero-extended). Nonblocking sends copy the
+        array and complete while later commands or stop() run the device.
+        """
+        sid = self._stream_id(stream, "send")
+        size = _stream_array(array, "send")
+        flat = np.ascontiguousarray(
+            array, dtype=array.dtype.newbyteorder("=")).reshape(-1)
+        words = (flat.view(np.uint32) if size == 4
+                 else flat.view(np.uint16).astype(np.uint32))
+        return Task(self, self._native.send(sid, words, bool(nonblock)))
+
+    def receive(self, stream, array, count, nonblock=False):
+        """Receives `count` wavelets from output host stream `stream` into
+        the first `count` elements of `array` (in C order; a 16-bit element
+        gets the payload's low half). A nonblocking receive has filled them
+        once a later blocking call, task_wait or stop() returns."""
+        sid = self._stream_id(stream, "receive")
+        size = _stream_array(array, "receive")
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)):
+            raise SdkRuntimeError(
+                f"receive: count must be an integer, not "
+                f"{type(count).__name__}")
+        count = int(count)
+        if count < 0:
+            raise SdkRuntimeError(f"receive: count {count} is negative")
+        if count > array.size:
+            raise SdkRuntimeError(
+                f"receive: count {count} is larger than the array's "
+                f"{array.size} elements")
+        if not (array.flags.writeable and array.flags.c_contiguous and
+                array.dtype.isnative):
+            raise SdkRuntimeError(
+                "receive: the array must be writable, C-contiguous and in "
+                "the machine's byte order (the words are written into it)")
+        flat = array.reshape(-1).view(np.uint32 if size == 4 else np.uint16)
+        receive = (self._native.receive32 if size == 4
+                   else self._native.receive16)
+        task = Task(self, receive(sid, flat[:count], bool(nonblock)))
+        if nonblock:
+            self._receiving = [(t, a) for t, a in self._receiving
+                               if not self.is_task_done(t)]
+            self._receiving.append((task, array))
+        return task

@@ -373,6 +373,8 @@ std::string Catch::StringMaker<tessera::emulator::RunStatus>::convert(
     return "Faulted";
   case tessera::emulator::RunStatus::CycleLimit:
     return "CycleLimit";
+  case tessera::emulator::RunStatus::Reached:
+    return "Reached";
   }
   return "?";
 }

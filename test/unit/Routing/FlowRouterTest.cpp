@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 
 using namespace tessera::routing;
@@ -339,4 +340,64 @@ TEST_CASE("routing is deterministic", "[router]") {
   CHECK(first.routes == second.routes);
   CHECK(first.iterations == second.iterations);
   colorAndVerify(problem, first.routes);
+}
+
+TEST_CASE("a sink may require the port it is entered by", "[router]") {
+  // Straight east would arrive from the west; the sink asks for the north.
+  RoutingProblem problem = makeMesh(4, 3);
+  problem.flows = {makeFlow("a", {0, 1}, {{2, 1}})};
+  problem.flows[0].sinkVias = {Port::North};
+  RoutingResult result = route(problem);
+  const FlowRoute &flowRoute = result.routes[0];
+  auto sink = std::find_if(flowRoute.hops.begin(), flowRoute.hops.end(),
+                           [](const RouteHop &hop) { return hop.pe == PE{2, 1}; });
+  REQUIRE(sink != flowRoute.hops.end());
+  CHECK(sink->rx == Port::North);
+  CHECK(sink->tx == R);
+  // Two hops more than the straight path: up, across, down.
+  CHECK(flowRoute.hops.size() == 5);
+  colorAndVerify(problem, result.routes);
+}
+
+TEST_CASE("a source may require the port it leaves by", "[router]") {
+  RoutingProblem problem = makeMesh(4, 3);
+  problem.flows = {makeFlow("a", {1, 1}, {{3, 1}})};
+  problem.flows[0].sourceVia = Port::South;
+  RoutingResult result = route(problem);
+  const FlowRoute &flowRoute = result.routes[0];
+  auto source = std::find_if(
+      flowRoute.hops.begin(), flowRoute.hops.end(),
+      [](const RouteHop &hop) { return hop.pe == PE{1, 1}; });
+  REQUIRE(source != flowRoute.hops.end());
+  CHECK(source->rx == Port::Ramp);
+  CHECK(source->tx == S);
+  colorAndVerify(problem, result.routes);
+}
+
+TEST_CASE("a required port that leads nowhere is bad input", "[router]") {
+  RoutingProblem problem = makeMesh(4, 3);
+  problem.flows = {makeFlow("a", {0, 1}, {{2, 1}})};
+  problem.flows[0].sourceVia = Port::West;
+  problem.flows[0].sinkVias = {Port::Ramp};
+  RoutingResult result = routeFlows(problem);
+  REQUIRE(result.errors.size() == 2);
+  CHECK(result.errors[0] == "flow 'a': source PE (0, 1) must use its west "
+                            "port, which leads to no neighbour");
+  CHECK(result.errors[1] == "flow 'a': sink PE (2, 1) must use its ramp "
+                            "port, which leads to no neighbour");
+}
+
+TEST_CASE("a path may not pass through a sink to enter it by its required "
+          "port",
+          "[router]") {
+  // One row: (1, 0) can be entered from the east only by passing it first.
+  RoutingProblem problem = makeMesh(3, 1);
+  problem.flows = {makeFlow("a", {0, 0}, {{1, 0}})};
+  problem.flows[0].sinkVias = {Port::East};
+  RoutingResult result = routeFlows(problem);
+  REQUIRE(result.errors.size() == 1);
+  CHECK(result.errors[0] ==
+        "cannot route flow 'a': no path from PE (0, 0) to its sink PE (1, 0) "
+        "avoids the blocked PEs and closed links and uses the required ports");
+  CHECK(result.unroutedFlows == std::vector<int>{0});
 }

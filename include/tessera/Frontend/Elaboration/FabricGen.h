@@ -34,6 +34,10 @@ struct FabricOptions {
   /// columns and the rectangle; memcpy only.
   int64_t westBuffer = 0;
   int64_t eastBuffer = 0;
+  /// The layout has host streams: like memcpy, they need the fabric to
+  /// reach at least one PE beyond the rectangle on every side, where the
+  /// host's words cross its edge.
+  bool hostStreams = false;
   /// Turns the layout's source locations into op locations; without it
   /// ops have unknown locations.
   const llvm::SourceMgr *sourceMgr = nullptr;

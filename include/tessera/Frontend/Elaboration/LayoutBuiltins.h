@@ -49,6 +49,15 @@ private:
   bool configurePE(int64_t x, int64_t y, int64_t color, unsigned index,
                    llvm::SMLoc loc);
   std::optional<sema::Value> exportName(sema::BuiltinArgs &args);
+  // Connections (ConnectionBuiltins.cpp).
+  std::optional<sema::Value> getSymbolicColor(sema::BuiltinArgs &args);
+  std::optional<sema::Value> connect(sema::BuiltinArgs &args);
+  std::optional<sema::Value> hostStream(sema::BuiltinArgs &args);
+  /// A color value of argument `i` (physical or symbolic) as its handle ID.
+  std::optional<int64_t> colorOf(const sema::Value &value, llvm::SMLoc loc);
+  /// `.{x, y}` as a PE of the rectangle; errors name `what`.
+  std::optional<PEPos> peOf(const sema::Value &value, llvm::StringRef what,
+                            llvm::SMLoc loc);
   std::optional<sema::Value> getRectangle(sema::BuiltinArgs &args);
 
   bool expectArgs(sema::BuiltinArgs &args, unsigned min, unsigned max);

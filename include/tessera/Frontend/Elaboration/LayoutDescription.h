@@ -142,6 +142,48 @@ struct ExportedName {
   llvm::SMLoc loc;
 };
 
+/// Color handles from this ID up are symbolic colors (`@get_symbolic_color`):
+/// index ID - SymbolicColorBase of LayoutDescription::symbolicColors. The
+/// connection resolver replaces them with physical colors before any tile
+/// program is elaborated.
+inline constexpr int64_t SymbolicColorBase = int64_t(1) << 20;
+
+struct SymbolicColor {
+  std::string name;
+  llvm::SMLoc loc;
+  /// Set by resolveConnections.
+  std::optional<unsigned> physical;
+};
+
+/// A PE of the rectangle.
+using PEPos = std::pair<int64_t, int64_t>;
+
+/// `@connect(color, .{.from = .{x, y}, .to = ...})`: the compiler routes
+/// the color from the CE of `from` to the CEs of `to`.
+struct Connection {
+  int64_t color = 0; ///< physical, or a symbolic handle ID
+  PEPos from;
+  std::vector<PEPos> to;
+  llvm::SMLoc loc;
+};
+
+enum class StreamDirection : uint8_t { In, Out };
+
+/// `@host_stream(name, .{.color = c, .to = .{x, y}})` (In) or `.from`
+/// (Out): words between the host and a PE's CE, through a fabric edge.
+struct HostStream {
+  std::string name;
+  StreamDirection direction = StreamDirection::In;
+  int64_t color = 0; ///< as in Connection
+  PEPos pe;          ///< the PE that receives (In) or sends (Out)
+  llvm::SMLoc loc;
+  // Set by resolveConnections: the edge PE and the port facing off the
+  // rectangle through which the words cross, and the physical color.
+  PEPos edgePE;
+  Direction edgePort = Direction::West;
+  unsigned physicalColor = 0;
+};
+
 struct LayoutDescription {
   std::optional<std::pair<int64_t, int64_t>> rectangle;
   llvm::SMLoc rectangleLoc;
@@ -153,6 +195,9 @@ struct LayoutDescription {
   /// Per color: per PE an index into `configs`.
   std::map<int64_t, RunGrid> colorConfigs;
   std::vector<ExportedName> exports;
+  std::vector<SymbolicColor> symbolicColors;
+  std::vector<Connection> connections;
+  std::vector<HostStream> hostStreams;
 
   /// The index of `config` in `configs`, adding it when new.
   unsigned internConfig(const ColorConfig &config);

@@ -43,6 +43,11 @@ public:
   const ast::SourceFile &getFile() const { return file; }
   llvm::StringRef getName() const { return name; }
   const ParamMap &getParams() const { return params; }
+  /// Replaces a param's value before anything read it (the connection
+  /// resolver turns symbolic colors into physical ones).
+  void replaceParam(llvm::StringRef key, Value value) {
+    params[key] = std::move(value);
+  }
 
   /// Where this instance was created (an `@import_module` or `@set_tile_code`
   /// call) and that call's name; diagnostics about params point there.

@@ -119,7 +119,9 @@ class Emulator {
 public:
   /// Loads every PE of `output` (which must outlive the emulator): memory
   /// images, per-PE values, queue bindings, task tables and start-up
-  /// actions; start-up calls run first, from cycle 0.
+  /// actions; start-up calls run first, from cycle 0. Each output host
+  /// stream's edge exit is declared; the host feeds and drains the streams
+  /// through getNetwork() (injectAtEdge, pollEdgeExit).
   explicit Emulator(const LoadedOutput &output, EmulatorOptions options = {});
   ~Emulator();
   Emulator(const Emulator &) = delete;

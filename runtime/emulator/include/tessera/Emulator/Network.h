@@ -40,6 +40,9 @@ struct NetworkOptions {
   /// The queue of wavelets delivered to the CE, per color; the PE model can
   /// set it per PE and color to match its input queues.
   unsigned deliveryQueueDepth = 2;
+  /// Each declared edge exit's queue of wavelets that left the fabric and
+  /// wait for the host (declareEdgeExit).
+  unsigned edgeExitDepth = 2;
 };
 
 enum class RouteErrorKind {
@@ -49,6 +52,9 @@ enum class RouteErrorKind {
   UnconfiguredColor, ///< a wavelet reached a PE that does not route its color
   PortNotInRx,       ///< ... arrived on a port no switch position receives
   LeavesRectangle,   ///< a route sends a wavelet off the rectangle
+                     ///< where no edge exit is declared
+  NotAnEdgePort,     ///< an edge call names a port that does not face off
+                     ///< the rectangle, or an exit that is not declared
 };
 
 /// A problem the network found. Wavelets involved are never dropped: they
@@ -131,6 +137,10 @@ struct NetworkCounters {
   uint64_t rxConflicts = 0;
   uint64_t switchCommands = 0; ///< advances and resets executed
   uint64_t teardowns = 0;      ///< colors put into teardown by a command
+  /// Wavelets the host put in at an edge port (also counted in injected
+  /// and hops: each crossed the edge link) and copies that left through a
+  /// declared edge exit (also hops).
+  uint64_t edgeIn = 0, edgeOut = 0;
   bool operator==(const NetworkCounters &) const = default;
 };
 
@@ -199,6 +209,33 @@ public:
   /// None outside the rectangle or the colors.
   std::optional<LaneState> getLaneState(unsigned x, unsigned y,
                                         unsigned color) const;
+
+  //===--------------------------------------------------------------------===//
+  // The fabric edge: host streams (docs/Emulator.md "Edge ports"). `port`
+  // is a link port of an edge PE that faces off the rectangle: West at
+  // x == 0, East at x == width - 1, North at y == 0, South at
+  // y == height - 1. Other ports, PEs and colors are recorded errors.
+  //===--------------------------------------------------------------------===//
+
+  /// Puts a wavelet into the input buffer of `port` on its color, as a
+  /// neighbour beyond the edge would send it, and numbers it like inject.
+  /// False when that buffer is full (or on a bad call).
+  bool injectAtEdge(unsigned x, unsigned y, pe::Port port, Wavelet wavelet);
+  /// Free places in that input buffer (0 on a bad port, PE or color).
+  unsigned getEdgeInjectSpace(unsigned x, unsigned y, pe::Port port,
+                              unsigned color) const;
+  /// From now on, wavelets of `color` the router of PE (x, y) sends
+  /// through `port` leave the fabric into the exit's queue (edgeExitDepth
+  /// deep; a full queue holds them back like a full neighbour) instead of
+  /// being LeavesRectangle errors. Declaring an exit twice is harmless.
+  bool declareEdgeExit(unsigned x, unsigned y, pe::Port port, unsigned color);
+  /// The oldest wavelet that left through a declared exit, removed; none
+  /// when it is empty (an error if the exit is not declared).
+  std::optional<Wavelet> pollEdgeExit(unsigned x, unsigned y, pe::Port port,
+                                      unsigned color);
+  /// Wavelets waiting in a declared exit's queue (0 if not declared).
+  unsigned getEdgeExitCount(unsigned x, unsigned y, pe::Port port,
+                            unsigned color) const;
 
   //===--------------------------------------------------------------------===//
   // The clock

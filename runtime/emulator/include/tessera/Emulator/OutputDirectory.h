@@ -32,6 +32,19 @@ struct ExportInfo {
   bool operator==(const ExportInfo &) const = default;
 };
 
+/// One entry of out.json's `host_streams`: words the host sends into the
+/// fabric at an edge PE, or receives from it there (docs/Emulator.md "Edge
+/// ports"). The loader checks that `port` faces off the rectangle at
+/// (x, y) and that `color` is routable.
+struct HostStream {
+  std::string name;
+  bool output = false; ///< "out": the fabric sends to the host
+  uint16_t x = 0, y = 0;
+  pe::Port port = pe::Port::West;
+  uint8_t color = 0;
+  bool operator==(const HostStream &) const = default;
+};
+
 /// out.json, except its per-program entries, which are in LoadedProgram.
 /// The geometry equals the fabric file's (the loader checks it).
 struct OutputMetadata {
@@ -47,6 +60,8 @@ struct OutputMetadata {
   std::map<std::string, std::string> params;
   std::map<std::string, std::string> colors;
   std::vector<ExportInfo> exports;
+  /// Indexed by stream ID; empty when out.json has no `host_streams`.
+  std::vector<HostStream> hostStreams;
   std::string fabricFile; ///< relative to the output directory
   bool operator==(const OutputMetadata &) const = default;
 };

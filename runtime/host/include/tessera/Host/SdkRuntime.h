@@ -53,8 +53,9 @@ struct RuntimeOptions {
   std::string statsPath;
 };
 
-/// What a command returns; with the emulator every command has completed
-/// when its call returns, nonblocking or not.
+/// What a command returns. Every command has completed when its call
+/// returns except a nonblocking send or receive, which completes while
+/// later commands, taskWait or stop() run the device.
 struct TaskHandle {
   uint64_t id = 0;
 };
@@ -73,6 +74,9 @@ public:
 
   void load();
   void run();
+  /// First runs the device until every nonblocking send and receive is
+  /// done; if some cannot finish, the runtime stops anyway (they are
+  /// dropped) and the error names each stream and its outstanding words.
   void stop();
 
   /// Copy mode: writes `elementsPerPE` elements to symbol `symbolId` on
@@ -110,7 +114,26 @@ public:
                                   const std::string &name,
                                   pe::ElemType *type = nullptr) const;
 
+  /// Host streams (out.json's `host_streams`, by index; docs/HostRuntime.md
+  /// "Host streams"). Sends `words` on input stream `stream`: the host puts
+  /// them into the fabric at the stream's edge port, at most one per cycle,
+  /// as the port's buffer has room, after the words of earlier sends on the
+  /// stream. Blocking: runs the device until all were taken. Nonblocking:
+  /// the words are copied and the call returns at once.
+  TaskHandle send(uint32_t stream, std::span<const uint32_t> words,
+                  bool nonblock);
+  /// Receives `out.size()` words from output stream `stream`, after those
+  /// of earlier receives on it. Blocking: runs the device until all have
+  /// arrived. Nonblocking: `out` is filled as they arrive and must stay
+  /// valid until the receive is done (isTaskDone, taskWait or stop()).
+  TaskHandle receive(uint32_t stream, std::span<uint32_t> out, bool nonblock);
+  /// As above into 16-bit elements: the low half of each word.
+  TaskHandle receive(uint32_t stream, std::span<uint16_t> out, bool nonblock);
+  size_t getNumStreams() const;
+
+  /// False only for a nonblocking send or receive still in progress.
   bool isTaskDone(TaskHandle handle) const;
+  /// Runs the device until the command is done.
   void taskWait(TaskHandle handle);
 
   /// Values of the parameters and colors cslc recorded in out.json.

@@ -1,0 +1,1 @@
+"""`cerebras.geometry` as SdkLayout scripts import it (Tessera)."""
