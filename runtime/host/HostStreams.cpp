@@ -146,6 +146,10 @@ bool SdkRuntime::State::serviceStreams() {
     while (std::optional<emulator::Wavelet> w =
                net.pollEdgeExit(info.x, info.y, info.port, info.color)) {
       moved = true;
+      // Control wavelets steer routers on the way (a mux advancing its
+      // switch, say); the host takes data only, as the SDK's streams do.
+      if (w->control)
+        continue;
       stream.arrived.push_back(w->payload);
     }
     fillReceives(stream);

@@ -254,6 +254,26 @@ uint64_t SdkRuntime::getCycle() const {
   return state->emulator ? state->emulator->getCycle() : 0;
 }
 
+void SdkRuntime::writeSymbol(unsigned x, unsigned y, const std::string &name,
+                             std::span<const uint8_t> bytes) {
+  if (!state->emulator)
+    throw HostError("write_symbol: the runtime is not loaded");
+  // readSymbol checks the PE and the name and gives the size.
+  std::vector<uint8_t> current = readSymbol(x, y, name);
+  if (current.size() != bytes.size())
+    throw HostError("write_symbol: '" + name + "' of " +
+                    state->describePE(x, y) + " has " +
+                    std::to_string(current.size()) + " bytes, not " +
+                    std::to_string(bytes.size()));
+  const emulator::LoadedProgram *program = state->output.programAt(x, y);
+  std::optional<pe::Symbol> symbol =
+      emulator::findReadableData(program->binary, name);
+  if (state->emulator->writeMemory(x, y, symbol->address, bytes) !=
+      emulator::MemoryStatus::Ok)
+    throw HostError("write_symbol: '" + name + "' lies outside " +
+                    state->describePE(x, y) + "'s memory");
+}
+
 std::vector<uint8_t> SdkRuntime::readSymbol(unsigned x, unsigned y,
                                             const std::string &name,
                                             pe::ElemType *type) const {

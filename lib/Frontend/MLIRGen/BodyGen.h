@@ -85,6 +85,9 @@ private:
   bool lowerFor(const ast::ForStmt &stmt);
   bool lowerRangeFor(const ast::ForStmt &stmt, const ast::BuiltinCall &range);
   bool lowerSwitch(const ast::SwitchExpr &stmt);
+  /// A switch whose subject is comptime-known: only the matching prong.
+  bool lowerComptimeSwitch(const ast::SwitchExpr &stmt,
+                           const sema::Value &subject);
   /// A loop of a u16 or range counter from `start` while `pred(i, stop)`;
   /// `bind` declares the captures in the body's scope.
   bool lowerCountedLoop(const ast::ForStmt &stmt, const Type *counterType,

@@ -940,10 +940,17 @@ bool BodyGen::lowerSwitch(const ast::SwitchExpr &stmt) {
   if (!subject)
     return false;
   const Type *t = subject->type;
-  if (!t || !(t->is(Type::Kind::Int) || t->is(Type::Kind::Bool)) ||
+  // A comptime-known subject selects its prong now; the others are never
+  // analysed, as in Zig.
+  if (subject->constant && subject->constant->isComptimeKnown())
+    return lowerComptimeSwitch(stmt, *subject->constant);
+  if (!t ||
+      !(t->is(Type::Kind::Int) || t->is(Type::Kind::Bool) ||
+        t->is(Type::Kind::Enum)) ||
       t->isComptimeOnly()) {
     diags.error(stmt.subject->getLoc(),
-                "a run-time 'switch' needs an integer or bool subject, found '" +
+                "a run-time 'switch' needs an integer, bool or enum subject, "
+                "found '" +
                     (t ? t->str() : std::string("?")) + "'");
     return false;
   }
@@ -974,9 +981,12 @@ bool BodyGen::lowerSwitch(const ast::SwitchExpr &stmt) {
         diags.error(e->getLoc(), "a 'switch' value must be comptime-known");
       if (!v || !(v = interp.coerce(*v, t, e->getLoc())))
         return false;
-      llvm::APInt bits = t->is(Type::Kind::Bool)
-                             ? llvm::APInt(1, v->getBool())
-                             : llvm::APInt(v->getInt());
+      // Enums switch on their tags, as they are stored.
+      llvm::APInt bits =
+          t->is(Type::Kind::Bool)
+              ? llvm::APInt(1, v->getBool())
+              : llvm::APInt(v->getInt())
+                    .zextOrTrunc(flag.getType().getIntOrFloatBitWidth());
       if (llvm::is_contained(values, bits)) {
         diags.error(e->getLoc(), "duplicate 'switch' value");
         return false;
@@ -999,6 +1009,33 @@ bool BodyGen::lowerSwitch(const ast::SwitchExpr &stmt) {
   merge->moveBefore(&body, body.end());
   builder.setInsertionPointToEnd(merge);
   return true;
+}
+
+bool BodyGen::lowerComptimeSwitch(const ast::SwitchExpr &stmt,
+                                  const Value &subject) {
+  const ast::SwitchProng *chosen = nullptr, *elseProng = nullptr;
+  for (const ast::SwitchProng *prong : stmt.prongs) {
+    if (prong->isElse) {
+      elseProng = prong;
+      continue;
+    }
+    for (const ast::Expr *e : prong->values) {
+      std::optional<Value> v = evalComptime(*e);
+      if (!v || !(v = interp.coerce(*v, subject.getType(), e->getLoc())))
+        return false;
+      if (!chosen && v->equals(subject))
+        chosen = prong;
+    }
+  }
+  if (!chosen)
+    chosen = elseProng;
+  if (!chosen) {
+    diags.error(stmt.subject->getLoc(),
+                "no 'switch' prong matches the comptime value " +
+                    subject.str() + " and there is no 'else'");
+    return false;
+  }
+  return lowerStmt(*chosen->body);
 }
 
 bool BodyGen::lowerJump(const ast::Node &stmt, llvm::StringRef label,

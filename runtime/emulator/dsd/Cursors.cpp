@@ -64,12 +64,16 @@ Cursor dsd::makeMemoryCursor(const Descriptor &d, int32_t index,
   Cursor c;
   int64_t elementBytes = d.width == 32 ? 4 : 2;
   int64_t accessBytes = accessBits == 32 ? 4 : 2;
+  // The wavelet's index counts 16-bit words, whatever the element width:
+  // an f32 column walk passes `.index = 2 * j` (sdklayout-05's gemv), an
+  // f16 one `.index = j` (gemv-checkerboard-pattern).
   int64_t wio = d.waveletIndexOffset ? index : 0;
+  constexpr uint64_t IndexUnitBytes = 2;
   switch (d.kind) {
   case DSRKind::Mem1d:
     c.address = madd(madd(d.base, static_cast<int64_t>(d.offset),
                           static_cast<uint64_t>(elementBytes)),
-                     wio, static_cast<uint64_t>(accessBytes));
+                     wio, IndexUnitBytes);
     c.step = d.stride * accessBytes;
     break;
   case DSRKind::Circbuf:
@@ -81,8 +85,8 @@ Cursor dsd::makeMemoryCursor(const Descriptor &d, int32_t index,
     c.run = c.wrap - c.lapIndex;
     break;
   case DSRKind::Mem4d:
-    // No offset to add the index to: the base moves by `index` elements.
-    c.base = madd(d.base, wio, static_cast<uint64_t>(accessBytes));
+    // No offset to add the index to: the base moves by `index` words.
+    c.base = madd(d.base, wio, IndexUnitBytes);
     initMem4d(c, d, accessBytes);
     break;
   default:

@@ -253,8 +253,10 @@ DSDProgress Emulator::State::advance(PE &pe, Flight &flight) {
   DSDTrap trap;
   DSDProgress progress = engine.run(flight.op, context, trap, budget);
   pe.counters.dsdElements += progress.elements;
-  if (progress.elements)
+  if (progress.elements) {
     progressed = true;
+    pe.dsdProgressCycle = cycle;
+  }
   for (uint64_t tasks = progress.activatedTasks; tasks; tasks &= tasks - 1)
     activate(pe, std::countr_zero(tasks));
   if (progress.status == DSDStatus::Blocked && !flight.blockedOn.valid)

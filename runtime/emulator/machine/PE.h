@@ -173,6 +173,10 @@ struct PE {
   /// Round-robin mode: the task slot picked last.
   uint8_t lastPicked = NumTaskSlots - 1;
   bool awake = false;
+  /// The last cycle an operation of this PE moved an element: a thread
+  /// blocked on a FIFO retries after it, since the other side may have
+  /// pushed or popped on a thread that ran after it in that cycle.
+  uint64_t dsdProgressCycle = UINT64_MAX;
   /// The cycle a timer wakes it at, 0 for none (docs/Emulator.md, "The
   /// clock and its cycle").
   uint64_t timerAt = 0;

@@ -31,9 +31,13 @@ struct Need {
     else
       time = time ? std::min(time, cycle) : cycle;
   }
-  void add(const Flight &flight, uint64_t next) {
+  /// `fifoMoved`: an operation of the PE moved elements this cycle, maybe
+  /// through the FIFO this flight waits on.
+  void add(const Flight &flight, uint64_t next, bool fifoMoved) {
     if (!flight.interactive)
       at(flight.readyAt, next);
+    else if (flight.blockedOn.valid && flight.blockedOn.fifo && fifoMoved)
+      now = true;
     else if (flight.blockedOn.valid && !flight.blockedOn.send)
       passive = true; // a delivery or its FIFO's other side wakes it
     else
@@ -80,7 +84,7 @@ void Emulator::State::reschedule(PE &pe) {
     if (pe.readyAt > next)
       need.at(pe.readyAt, next);
     else
-      need.add(*pe.operation, next);
+      need.add(*pe.operation, next, pe.dsdProgressCycle == cycle);
     break;
   case MainState::WaitThread:
     need.passive = true; // for its microthread, below
@@ -94,7 +98,7 @@ void Emulator::State::reschedule(PE &pe) {
     if (pe.blockedMicrothreads >> ut & 1)
       need.passive = true; // the main thread must unblock it
     else
-      need.add(*pe.microthreads[ut], next);
+      need.add(*pe.microthreads[ut], next, pe.dsdProgressCycle == cycle);
   }
   if (need.now) {
     wake(pe);

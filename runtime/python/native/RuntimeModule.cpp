@@ -136,6 +136,15 @@ PYBIND11_MODULE(_runtime, m) {
                            bytes.size()),
                  std::string(pe::getElemTypeName(type)));
            })
+      .def("write_symbol",
+           [](SdkRuntime &r, unsigned x, unsigned y, const std::string &name,
+              const py::bytes &data) {
+             std::string bytes = data;
+             r.writeSymbol(x, y, name,
+                           std::span<const uint8_t>(
+                               reinterpret_cast<const uint8_t *>(bytes.data()),
+                               bytes.size()));
+           })
       .def("is_task_done",
            [](const SdkRuntime &r, uint64_t handle) {
              return r.isTaskDone(TaskHandle{handle});

@@ -164,6 +164,19 @@ class SdkRuntime:
 
     def load(self):
         self._native.load()
+        # SdkLayout's set_symbol_all values (docs/SdkLayout.md).
+        symbols = os.path.join(self.bindir, "sdklayout_symbols.npz")
+        if os.path.exists(symbols):
+            with np.load(symbols) as arrays:
+                for key in arrays.files:
+                    x, y, name = key.split("_", 2)
+                    self.write_symbol(int(x), int(y), name, arrays[key])
+
+    def write_symbol(self, x, y, name, array):
+        """Overwrites data `name` of PE (x, y) with the bytes of `array`,
+        which must have exactly its size (after load(), before run())."""
+        data = np.ascontiguousarray(array)
+        self._native.write_symbol(int(x), int(y), name, data.tobytes())
 
     def run(self):
         self._native.run()

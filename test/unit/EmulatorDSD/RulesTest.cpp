@@ -341,6 +341,24 @@ TEST_CASE("wavelet-index-offset DSRs add the index option", "[dsd][rules]") {
   }
 }
 
+TEST_CASE("the wavelet index counts 16-bit words for 32-bit elements too",
+          "[dsd][rules]") {
+  // sdklayout-05's gemv walks the columns of an f32 matrix with
+  // `.index = 2 * j`: index 2 is one f32 element on.
+  for (bool fast : {true, false}) {
+    Machine m(fast);
+    m.put32(0x2000, {10, 20});
+    m.mem1d(Src0(0), 32, 0x2000, 2);
+    m.mem1d(Dest(0), 32, 0x1000, 2, 1, 1, /*wio=*/true);
+    m.state.r[7] = 2;
+    pe::DSDOptions options;
+    options.indexReg = 7;
+    m.runOp(Opcode::Mov32V, {Dest(0), Src0(0)}, options);
+    // Offset 1 element, index 2 words: the writes start 2 elements on.
+    CHECK(m.get32(0x1000, 4) == V{0, 0, 10, 20});
+  }
+}
+
 TEST_CASE("a budget pauses an operation between elements", "[dsd][rules]") {
   for (bool fast : {true, false}) {
     Machine m(fast);

@@ -113,6 +113,11 @@ public:
   std::vector<uint8_t> readSymbol(unsigned x, unsigned y,
                                   const std::string &name,
                                   pe::ElemType *type = nullptr) const;
+  /// Overwrites data `name` of PE (x, y) with `bytes`, which must be
+  /// exactly its size: SdkLayout's set_symbol_all values, written after
+  /// load() and before run(). Throws on anything else.
+  void writeSymbol(unsigned x, unsigned y, const std::string &name,
+                   std::span<const uint8_t> bytes);
 
   /// Host streams (out.json's `host_streams`, by index; docs/HostRuntime.md
   /// "Host streams"). Sends `words` on input stream `stream`: the host puts
