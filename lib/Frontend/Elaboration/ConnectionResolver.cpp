@@ -236,9 +236,14 @@ bool Resolver::buildFlows() {
 
   for (const Connection &connection : layout.connections) {
     routing::Flow flow;
-    flow.name = getPlainName(connection.color) + " from (" +
-                std::to_string(connection.from.first) + ", " +
-                std::to_string(connection.from.second) + ")";
+    auto formatPos = [](PEPos pe) {
+      return "(" + std::to_string(pe.first) + ", " +
+             std::to_string(pe.second) + ")";
+    };
+    flow.name = getPlainName(connection.color) + " " +
+                formatPos(connection.from) + " ->";
+    for (size_t i = 0; i < connection.to.size(); ++i)
+      flow.name += (i ? ", " : " ") + formatPos(connection.to[i]);
     std::optional<Port> via;
     if (!getRequiredPort(connection.color, connection.from, true,
                          connection.loc, via))

@@ -797,6 +797,13 @@ bool ProgramGenerator::addModule(sema::ModuleInstance &m) {
   for (const ast::VarDecl *var : m.getReferencedVars())
     if (!requestGlobal(m, *var, var->getLoc()))
       return false;
+  // An `export var` is the host's even when no code names it: the host
+  // may set it (SdkLayout's set_symbol_all) or read it.
+  for (const ast::Node *decl : m.getFile().decls)
+    if (const auto *var = llvm::dyn_cast<ast::VarDecl>(decl))
+      if (var->isExport && var->varKind == ast::VarKind::Var &&
+          !requestGlobal(m, *var, var->getLoc()))
+        return false;
   for (const StartupAction &action : record.startup)
     if (!emitStartup(action))
       return false;
