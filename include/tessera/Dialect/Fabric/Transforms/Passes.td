@@ -25,4 +25,32 @@ def VerifyRoutes : Pass<"tessera-verify-routes", "::tessera::fabric::FabricOp"> 
   }];
 }
 
+def RouteFlows : Pass<"tessera-route-flows", "::tessera::fabric::FabricOp"> {
+  let summary = "Find a path for every fabric.flow";
+  let description = [{
+    Routes every `fabric.flow` that has no `route` through the rectangle
+    by negotiated congestion (PathFinder, TesseraRouting's `routeFlows`):
+    a tree from the source's CE to each sink's CE, at most as many flows
+    per link and router as there are colors, in a deterministic order.
+    Each flow gets its path as `route` (x, y, rx, tx quadruples). When the
+    flows cannot all be routed, the error is at the first flow that
+    cannot be and names the flows and resources involved
+    (docs/FlowRouting.md lists the messages).
+  }];
+}
+
+def AssignColors : Pass<"tessera-assign-colors", "::tessera::fabric::FabricOp"> {
+  let summary = "Give every color symbol a physical color and write the routes";
+  let description = [{
+    Colors routed flows with TesseraRouting's DSatur assigner: all flows
+    of one `fabric.color_symbol` (and all flows pinned to one number) are
+    one color; two such colors that share a PE get distinct physical
+    colors, also against colors a `fabric.color_config` configures where
+    the flows pass; the fewest colors, memcpy's excluded. Then each flow
+    becomes one `fabric.color_config` per PE of its route, instance params
+    naming a symbol get `{csl.color = N}`, and the symbols are erased.
+    When colors run out, the error names the PE and the competing colors.
+  }];
+}
+
 #endif // TESSERA_FABRIC_TRANSFORMS_PASSES
