@@ -27,6 +27,8 @@ packages=(
   python3-scipy
   python3-matplotlib
   python3-pandas
+  # The weight-streaming example trains on scikit-learn's digits (issue 10).
+  python3-sklearn
 )
 
 missing=()
