@@ -12,6 +12,7 @@
 
 #include "tessera/Routing/ColorAssigner.h"
 #include "tessera/Routing/FlowRouter.h"
+#include "tessera/Routing/FlowVerifier.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -148,6 +149,9 @@ private:
   bool route();
   bool color();
   bool writeRoutes();
+  /// Follows every flow through the configs now in the layout with
+  /// TesseraRouting's independent verifier: a finding is a bug here.
+  bool verifyRoutes();
   void substituteParams();
 
   LayoutDescription &layout;
@@ -237,8 +241,8 @@ bool Resolver::buildFlows() {
   for (const Connection &connection : layout.connections) {
     routing::Flow flow;
     auto formatPos = [](PEPos pe) {
-      return "(" + std::to_string(pe.first) + ", " +
-             std::to_string(pe.second) + ")";
+      return "(" + std::to_string(pe.first) + ", " + std::to_string(pe.second) +
+             ")";
     };
     flow.name = getPlainName(connection.color) + " " +
                 formatPos(connection.from) + " ->";
@@ -491,6 +495,46 @@ bool Resolver::writeRoutes() {
   return true;
 }
 
+bool Resolver::verifyRoutes() {
+  routing::RouterTables tables;
+  std::vector<unsigned> colors;
+  auto toPortMask = [](DirectionMask mask) {
+    routing::PortMask ports = 0;
+    for (Direction d : {Direction::Ramp, Direction::North, Direction::South,
+                        Direction::East, Direction::West})
+      if (hasDirection(mask, d))
+        ports |= routing::getMask(toPort(d));
+    return ports;
+  };
+  for (size_t f = 0; f < routes.size(); ++f) {
+    unsigned color = physical[origins[f].color];
+    colors.push_back(color);
+    for (const routing::RouteHop &hop : routes[f].hops) {
+      const ColorConfig *config = getConfig(color, {hop.pe.x, hop.pe.y});
+      if (!config)
+        continue; // the verifier reports the flow's missing config
+      // A hand-written end keeps its own config, which may do more than
+      // the flow (forward it on, switch positions); writeRoutes checked it
+      // holds the route, so the route stands for it.
+      bool written = config->loc.getPointer() == origins[f].loc.getPointer();
+      routing::PortMask rx =
+          written ? toPortMask(config->rx) : routing::getMask(hop.rx);
+      routing::PortMask tx = written ? toPortMask(config->tx) : hop.tx;
+      tables.configs.push_back({hop.pe, color, rx, tx, problem.flows[f].name});
+    }
+  }
+  std::vector<routing::Finding> findings =
+      routing::verifyFlows(problem, colors, tables);
+  for (const routing::Finding &finding : findings) {
+    diags.error(layout.rectangleLoc,
+                "internal error: the routes written for the layout's "
+                "connections do not realise them: " +
+                    finding.message);
+    return false;
+  }
+  return true;
+}
+
 void Resolver::substituteParams() {
   const sema::Type *colorType = types.get(sema::Type::Kind::Color);
   for (ProgramInstance &program : layout.programs)
@@ -508,7 +552,8 @@ void Resolver::substituteParams() {
 }
 
 bool Resolver::run() {
-  if (!buildFlows() || !route() || !color() || !writeRoutes())
+  if (!buildFlows() || !route() || !color() || !writeRoutes() ||
+      !verifyRoutes())
     return false;
   substituteParams();
   return true;

@@ -115,12 +115,12 @@ struct AssignColorsPass
       builder.setInsertionPoint(flow);
       llvm::ArrayRef<int64_t> route = *flow.getRoute();
       for (size_t i = 0; i + 3 < route.size(); i += 4)
-        ColorConfigOp::create(
-            builder, flow.getLoc(), colors[getKey(flow)],
-            {route[i], route[i + 1]}, /*size=*/{}, /*step=*/{},
-            static_cast<DirectionSet>(route[i + 2]),
-            static_cast<DirectionSet>(route[i + 3]), {}, {}, {}, {}, false,
-            {}, {}, false, false, false);
+        ColorConfigOp::create(builder, flow.getLoc(), colors[getKey(flow)],
+                              {route[i], route[i + 1]}, /*size=*/{},
+                              /*step=*/{},
+                              static_cast<DirectionSet>(route[i + 2]),
+                              static_cast<DirectionSet>(route[i + 3]), {}, {},
+                              {}, {}, false, {}, {}, false, false, false);
       flow.erase();
     }
     // Params naming a symbol get the number, as FabricGen writes colors.

@@ -10,8 +10,7 @@ using namespace tessera::fabric;
 
 routing::RoutingProblem fabric::getMeshProblem(FabricOp fabric) {
   routing::RoutingProblem problem;
-  for (RectangleOp rectangle :
-       fabric.getBody().front().getOps<RectangleOp>()) {
+  for (RectangleOp rectangle : fabric.getBody().front().getOps<RectangleOp>()) {
     problem.width = static_cast<int>(rectangle.getSize()[0]);
     problem.height = static_cast<int>(rectangle.getSize()[1]);
   }
