@@ -56,8 +56,9 @@ class PipelineTest(unittest.TestCase):
         stream_out = layout.create_output_stream(second_out)
         with tempfile.TemporaryDirectory() as tmp:
             artifacts = layout.compile(out_prefix=os.path.join(tmp, "out"))
-            # The unplaced stage takes the first free spot.
-            self.assertEqual(second.position, (0, 0))
+            # The unplaced stage goes beside the stage it connects to (one
+            # hop; north comes first among equals).
+            self.assertEqual(second.position, (4, 2))
             with open(os.path.join(artifacts, "out.json")) as f:
                 out = json.load(f)
             self.assertEqual([s["direction"] for s in out["host_streams"]],

@@ -13,6 +13,7 @@
 #include "tessera/Frontend/Elaboration/FabricGen.h"
 #include "tessera/Frontend/Elaboration/LayoutBuiltins.h"
 #include "tessera/Frontend/Elaboration/ModuleLoader.h"
+#include "tessera/Frontend/Elaboration/RegionPlacement.h"
 #include "tessera/Frontend/MLIRGen/ProgramGen.h"
 #include "tessera/Frontend/Parser.h"
 #include "tessera/InitAllDialects.h"
@@ -311,6 +312,8 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
   if (failed() || !interp.runComptimeBlocks(*module) || failed() ||
       !layoutBuilder.run(*module) || failed())
     return 1;
+  if (!elab::placeLayoutRegions(layout, diags) || failed())
+    return 1;
   if (!elab::resolveConnections(layout, types, diags,
                                 {options.arch, options.memcpy}) ||
       failed())
@@ -337,6 +340,9 @@ int elaborate(const CslcOptions &options, llvm::SourceMgr &sourceMgr,
   // Generation is single-threaded, and MLIR's uniquing is cheaper without
   // locks: threads are turned on after it (generatePrograms).
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  // Diagnostics point at the layout's source lines; the op's generic form
+  // would only repeat them in MLIR syntax.
+  context.printOpOnDiagnostic(false);
   auto fabricOp = elab::generateFabric(context, layout, fabricOptions);
   if (!fabricOp) {
     llvm::errs() << "cslc: internal error: "

@@ -65,31 +65,47 @@ std::optional<int64_t> LayoutBuilder::colorOf(const Value &value,
   return id;
 }
 
-std::optional<PEPos>
+std::optional<PERef>
 LayoutBuilder::peOf(const Value &value, llvm::StringRef what, llvm::SMLoc loc) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
   auto isInt = [](const sema::FieldValue &f) {
     return f.value.is(Value::Kind::Int) &&
            f.value.getInt().getSignificantBits() <= 32;
   };
+  // .{x, y} of the rectangle, or .{region, x, y} of a region.
+  std::optional<unsigned> region;
+  size_t first = 0;
+  if (value.is(Value::Kind::Struct) && value.isTuple() &&
+      value.getFields().size() == 3) {
+    region = regionOf(value.getFields()[0].value);
+    first = 1;
+  }
   if (!value.is(Value::Kind::Struct) || !value.isTuple() ||
-      value.getFields().size() != 2 || !isInt(value.getFields()[0]) ||
-      !isInt(value.getFields()[1])) {
-    diags.error(loc, "'." + what + "' must be a PE as .{x, y}, found '" +
+      value.getFields().size() != first + 2 || (first && !region) ||
+      !isInt(value.getFields()[first]) ||
+      !isInt(value.getFields()[first + 1])) {
+    diags.error(loc, "'." + what +
+                         "' must be a PE as .{x, y} or .{region, x, y}, "
+                         "found '" +
                          value.str() + "'");
     return std::nullopt;
   }
-  int64_t x = value.getFields()[0].value.getInt().getExtValue();
-  int64_t y = value.getFields()[1].value.getInt().getExtValue();
-  auto [width, height] = *layout.rectangle;
+  int64_t x = value.getFields()[first].value.getInt().getExtValue();
+  int64_t y = value.getFields()[first + 1].value.getInt().getExtValue();
+  auto [width, height] = region ? std::pair{layout.regions[*region].width,
+                                            layout.regions[*region].height}
+                                : *layout.rectangle;
   if (x < 0 || y < 0 || x >= width || y >= height) {
     diags.error(loc, "'." + what + "' PE (" + llvm::Twine(x) + ", " +
-                         llvm::Twine(y) + ") is outside the " +
-                         llvm::Twine(width) + "x" + llvm::Twine(height) +
-                         " rectangle");
+                         llvm::Twine(y) + ") is outside " +
+                         (region ? "region '" + layout.regions[*region].name +
+                                       "' (" + std::to_string(width) + "x" +
+                                       std::to_string(height) + ")"
+                                 : "the " + std::to_string(width) + "x" +
+                                       std::to_string(height) + " rectangle"));
     return std::nullopt;
   }
-  return PEPos{x, y};
+  return PERef{region, PEPos{x, y}};
 }
 
 namespace {
@@ -149,30 +165,31 @@ std::optional<Value> LayoutBuilder::connect(sema::BuiltinArgs &args) {
   Connection connection;
   connection.color = *colorID;
   connection.loc = loc;
-  std::optional<PEPos> source = peOf(*from, "from", optionsLoc);
+  std::optional<PERef> source = peOf(*from, "from", optionsLoc);
   if (!source)
     return std::nullopt;
   connection.from = *source;
   // One sink as .{x, y}, or several as .{.{x, y}, ...}.
   bool several = to->is(Value::Kind::Struct) && to->isTuple() &&
                  !to->getFields().empty() &&
-                 to->getFields()[0].value.is(Value::Kind::Struct);
+                 to->getFields()[0].value.is(Value::Kind::Struct) &&
+                 to->getFields()[0].value.isTuple();
   if (several) {
     for (const sema::FieldValue &sink : to->getFields()) {
-      std::optional<PEPos> pe = peOf(sink.value, "to", optionsLoc);
+      std::optional<PERef> pe = peOf(sink.value, "to", optionsLoc);
       if (!pe)
         return std::nullopt;
       if (llvm::is_contained(connection.to, *pe) || *pe == *source) {
         diags.error(optionsLoc,
-                    "'.to' lists PE (" + llvm::Twine(pe->first) + ", " +
-                        llvm::Twine(pe->second) +
+                    "'.to' lists PE (" + llvm::Twine(pe->pe.first) + ", " +
+                        llvm::Twine(pe->pe.second) +
                         (*pe == *source ? ") which is the source" : ") twice"));
         return std::nullopt;
       }
       connection.to.push_back(*pe);
     }
   } else {
-    std::optional<PEPos> pe = peOf(*to, "to", optionsLoc);
+    std::optional<PERef> pe = peOf(*to, "to", optionsLoc);
     if (!pe)
       return std::nullopt;
     if (*pe == *source) {
@@ -236,7 +253,7 @@ std::optional<Value> LayoutBuilder::hostStream(sema::BuiltinArgs &args) {
     return std::nullopt;
   stream.color = *colorID;
   stream.direction = to ? StreamDirection::In : StreamDirection::Out;
-  std::optional<PEPos> pe =
+  std::optional<PERef> pe =
       peOf(to ? *to : *from, to ? "to" : "from", optionsLoc);
   if (!pe)
     return std::nullopt;

@@ -245,16 +245,19 @@ bool Resolver::buildFlows() {
              ")";
     };
     flow.name = getPlainName(connection.color) + " " +
-                formatPos(connection.from) + " ->";
+                formatPos(connection.from.pe) + " ->";
     for (size_t i = 0; i < connection.to.size(); ++i)
-      flow.name += (i ? ", " : " ") + formatPos(connection.to[i]);
+      flow.name += (i ? ", " : " ") + formatPos(connection.to[i].pe);
     std::optional<Port> via;
-    if (!getRequiredPort(connection.color, connection.from, true,
+    if (!getRequiredPort(connection.color, connection.from.pe, true,
                          connection.loc, via))
       return false;
-    flow.source = {toPE(connection.from), Port::Ramp};
+    flow.source = {toPE(connection.from.pe), Port::Ramp};
     flow.sourceVia = via;
-    for (PEPos sink : connection.to) {
+    std::vector<PEPos> sinks;
+    for (const PERef &ref : connection.to) {
+      PEPos sink = ref.pe;
+      sinks.push_back(sink);
       std::optional<Port> sinkVia;
       if (!getRequiredPort(connection.color, sink, false, connection.loc,
                            sinkVia))
@@ -264,34 +267,38 @@ bool Resolver::buildFlows() {
     }
     pin(flow, connection.color);
     problem.flows.push_back(std::move(flow));
-    origins.push_back({connection.color, connection.loc, connection.from,
-                       connection.to, false, false});
+    origins.push_back({connection.color, connection.loc, connection.from.pe,
+                       sinks, false, false});
   }
 
   for (HostStream &stream : layout.hostStreams) {
     bool in = stream.direction == StreamDirection::In;
     std::optional<Port> via;
-    if (!getRequiredPort(stream.color, stream.pe, !in, stream.loc, via))
+    if (!getRequiredPort(stream.color, stream.pe.pe, !in, stream.loc, via))
       return false;
-    auto [edgePE, edgePort] = chooseEdge(stream.pe, via);
+    auto [edgePE, edgePort] = chooseEdge(stream.pe.pe, via);
     stream.edgePE = edgePE;
     stream.edgePort = toDirection(edgePort);
     routing::Flow flow;
     flow.name = "host stream " + stream.name;
     routing::Endpoint edge{toPE(edgePE), edgePort};
-    routing::Endpoint ce{toPE(stream.pe), Port::Ramp};
+    routing::Endpoint ce{toPE(stream.pe.pe), Port::Ramp};
     flow.source = in ? edge : ce;
     flow.sinks = {in ? ce : edge};
-    if (in)
-      flow.sinkVias = {via};
-    else
-      flow.sourceVia = via;
+    // On the edge already, the stream crosses it through that very port;
+    // otherwise it must come in (go out) the way the config says.
+    if (edgePE != stream.pe.pe) {
+      if (in)
+        flow.sinkVias = {via};
+      else
+        flow.sourceVia = via;
+    }
     pin(flow, stream.color);
     problem.flows.push_back(std::move(flow));
     FlowOrigin origin{stream.color,
                       stream.loc,
-                      in ? edgePE : stream.pe,
-                      {in ? stream.pe : edgePE},
+                      in ? edgePE : stream.pe.pe,
+                      {in ? stream.pe.pe : edgePE},
                       in,
                       !in};
     origins.push_back(std::move(origin));
@@ -333,6 +340,22 @@ bool Resolver::color() {
         for (int64_t x = run.begin; x < run.end; ++x)
           pes.insert({static_cast<int>(x), static_cast<int>(y)});
   }
+  // A PE whose program takes a symbolic color as a param uses it there
+  // (binds a queue to it, sends on it), routed or not.
+  std::vector<std::vector<int64_t>> programColors(layout.programs.size());
+  for (size_t p = 0; p < layout.programs.size(); ++p)
+    for (const auto &entry : layout.programs[p].params) {
+      const sema::Value &value = entry.getValue();
+      if (value.is(sema::Value::Kind::Handle) &&
+          value.getType()->is(sema::Type::Kind::Color) &&
+          isSymbolic(static_cast<int64_t>(value.getHandleID())))
+        programColors[p].push_back(static_cast<int64_t>(value.getHandleID()));
+    }
+  for (const auto &[y, runs] : layout.placement.getRows())
+    for (const Run &run : runs)
+      for (int64_t color : programColors[run.value])
+        for (int64_t x = run.begin; x < run.end; ++x)
+          groups[color].insert({static_cast<int>(x), static_cast<int>(y)});
   for (size_t f = 0; f < routes.size(); ++f) {
     // A physical color outside the allowed ones was refused by the router.
     std::set<routing::PE> &pes = groups[origins[f].color];

@@ -35,6 +35,9 @@ void LayoutBuilder::install() {
                          bind(&LayoutBuilder::getSymbolicColor));
   interp.registerBuiltin("connect", bind(&LayoutBuilder::connect));
   interp.registerBuiltin("host_stream", bind(&LayoutBuilder::hostStream));
+  interp.registerBuiltin("create_code_region",
+                         bind(&LayoutBuilder::createCodeRegion));
+  interp.registerBuiltin("place_region", bind(&LayoutBuilder::placeRegion));
 }
 
 bool LayoutBuilder::run(sema::ModuleInstance &module) {
@@ -186,15 +189,17 @@ LayoutBuilder::getTileFile(llvm::StringRef path, llvm::SMLoc callLoc) {
   return &tile;
 }
 
-std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
+std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args,
+                                                  unsigned fileArg) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
   std::optional<FileAndParams> request =
-      evaluateFileAndParams(args, 2, "set_tile_code");
+      evaluateFileAndParams(args, fileArg, "set_tile_code");
   if (!request)
     return std::nullopt;
   sema::ParamMap &params = request->params;
   llvm::SMLoc callLoc = args.getCall().getLoc();
-  std::string path = loader.resolve(request->name, args.getArg(2).getLoc());
+  std::string path =
+      loader.resolve(request->name, args.getArg(fileArg).getLoc());
   if (path.empty())
     return std::nullopt;
   const TileFile *tile = getTileFile(path, callLoc);
@@ -211,7 +216,7 @@ std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
   }
   if (!unknown.empty()) {
     llvm::sort(unknown);
-    diags.error(args.getArg(3).getLoc(), "'" + request->name +
+    diags.error(args.getArg(fileArg + 1).getLoc(), "'" + request->name +
                                              "' declares no param named '" +
                                              unknown.front() + "'");
     return std::nullopt;
@@ -239,6 +244,14 @@ std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args) {
 }
 
 std::optional<Value> LayoutBuilder::setTileCode(sema::BuiltinArgs &args) {
+  if (args.size() >= 4) {
+    // A region as the first argument: coordinates are the region's.
+    std::optional<Value> first = args.evaluate(0);
+    if (!first)
+      return std::nullopt;
+    if (std::optional<unsigned> region = regionOf(*first))
+      return setRegionTileCode(args, *region);
+  }
   if (!expectArgs(args, 3, 4))
     return std::nullopt;
   std::optional<std::pair<int64_t, int64_t>> pe = peArgs(args);
@@ -320,13 +333,20 @@ bool LayoutBuilder::configurePE(int64_t x, int64_t y, int64_t color,
   if (!first)
     return true;
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
-  diags.error(loc, "color " + llvm::Twine(color) + " of PE " + formatPE(x, y) +
+  diags.error(loc, layout.describeColor(color) + " of PE " + formatPE(x, y) +
                        " is configured twice");
   diags.note(first->loc, "first configured here");
   return false;
 }
 
 std::optional<Value> LayoutBuilder::setColorConfig(sema::BuiltinArgs &args) {
+  if (args.size() == 5) {
+    std::optional<Value> first = args.evaluate(0);
+    if (!first)
+      return std::nullopt;
+    if (std::optional<unsigned> region = regionOf(*first))
+      return setRegionColorConfig(args, *region);
+  }
   if (!expectArgs(args, 4, 4))
     return std::nullopt;
   std::optional<std::pair<int64_t, int64_t>> pe = peArgs(args);

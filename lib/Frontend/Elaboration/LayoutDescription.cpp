@@ -108,3 +108,10 @@ unsigned LayoutDescription::internConfig(const ColorConfig &config) {
   configs.push_back(config);
   return configs.size() - 1;
 }
+
+std::string LayoutDescription::describeColor(int64_t color) const {
+  if (color >= SymbolicColorBase &&
+      color - SymbolicColorBase < static_cast<int64_t>(symbolicColors.size()))
+    return "color '" + symbolicColors[color - SymbolicColorBase].name + "'";
+  return "color " + std::to_string(color);
+}

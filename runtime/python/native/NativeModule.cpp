@@ -5,10 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessera/Placement/RegionPlacer.h"
 #include "tessera/Support/Float16.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 namespace py = pybind11;
 
@@ -67,4 +69,43 @@ PYBIND11_MODULE(_native, m) {
         return mapArray<float, uint16_t>(a, tessera::bfloat16BitsToFloat);
       },
       py::arg("bits"), "The float32 values of bfloat16 bit patterns.");
+
+  // SdkLayout's placement of code regions (docs/SdkLayout.md): regions are
+  // (name, width, height, origin or None), connections (from, to, from_x,
+  // from_y, to_x, to_y, weight), blocked PEs (x, y).
+  m.def(
+      "place_regions",
+      [](int width, int height,
+         const std::vector<std::tuple<std::string, int, int,
+                                      std::optional<std::pair<int, int>>>>
+             &regions,
+         const std::vector<std::tuple<int, int, int, int, int, int, int>>
+             &connections,
+         const std::vector<std::pair<int, int>> &blocked) {
+        tessera::placement::RegionProblem problem;
+        problem.width = width;
+        problem.height = height;
+        for (const auto &[name, w, h, origin] : regions) {
+          tessera::placement::CodeRegion region{name, w, h, std::nullopt};
+          if (origin)
+            region.origin = tessera::placement::RegionPoint{origin->first,
+                                                            origin->second};
+          problem.regions.push_back(region);
+        }
+        for (const auto &[from, to, fx, fy, tx, ty, weight] : connections)
+          problem.connections.push_back(
+              {from, to, {fx, fy}, {tx, ty}, weight});
+        for (const auto &[x, y] : blocked)
+          problem.blocked.push_back({x, y});
+        tessera::placement::RegionPlacement result =
+            tessera::placement::placeRegions(problem);
+        if (!result.succeeded())
+          throw py::value_error(result.errors.front());
+        std::vector<std::pair<int, int>> origins;
+        for (const auto &origin : result.origins)
+          origins.push_back({origin.x, origin.y});
+        return py::make_tuple(origins, result.wireLength);
+      },
+      py::arg("width"), py::arg("height"), py::arg("regions"),
+      py::arg("connections"), py::arg("blocked"));
 }

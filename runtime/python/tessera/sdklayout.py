@@ -15,6 +15,8 @@ import subprocess
 
 import numpy as np
 
+from tessera import _native
+
 
 class SdkLayoutError(Exception):
     """A layout that cannot be compiled as described."""
@@ -504,40 +506,31 @@ class SdkLayout:
         return self._stream(port, False)
 
     def _place(self):
-        """Regions without place() go to the first free spot, row by row
-        from the north-west corner."""
-        taken = set()
-
-        def cells(region, origin):
-            ox, oy = origin
-            return {(ox + x, oy + y) for y in range(region.height)
-                    for x in range(region.width)}
-
-        for region in self._regions:
-            if region.position is None:
-                continue
-            mine = cells(region, region.position)
-            clash = mine & taken
-            if clash:
-                other = next(r for r in self._regions
-                             if r is not region and r.position is not None
-                             and cells(r, r.position) & clash)
-                raise SdkLayoutError(
-                    f"compile: regions '{other.name}' and '{region.name}' "
-                    f"overlap at {min(clash)}")
-            taken |= mine
-        limit = 1 + sum(r.width + r.height for r in self._regions) + max(
-            [x + 1 for x, _ in taken] + [y + 1 for _, y in taken] + [0])
-        for region in self._regions:
-            if region.position is not None:
-                continue
-            for y in range(limit):
-                spot = next((x for x in range(limit)
-                             if not cells(region, (x, y)) & taken), None)
-                if spot is not None:
-                    region.position = (spot, y)
-                    taken |= cells(region, region.position)
-                    break
+        """Places the regions the script did not place beside what they
+        connect to (TesseraPlacement's region placer, docs/Placement.md)."""
+        index = {id(region): i for i, region in enumerate(self._regions)}
+        connections = []
+        for out_port, in_port in self._connections:
+            for (fx, fy), (tx, ty) in zip(out_port.pes(), in_port.pes()):
+                connections.append((index[id(out_port.region)],
+                                    index[id(in_port.region)],
+                                    fx, fy, tx, ty, 1))
+        # Room for every region side by side beyond the fixed ones.
+        width = max([r.position[0] + r.width for r in self._regions
+                     if r.position is not None] + [0])
+        height = max([r.position[1] + r.height for r in self._regions
+                      if r.position is not None] + [0])
+        width += sum(r.width for r in self._regions if r.position is None)
+        height += sum(r.height for r in self._regions if r.position is None)
+        regions = [(r.name, r.width, r.height, r.position)
+                   for r in self._regions]
+        try:
+            origins, _ = _native.place_regions(max(width, 1), max(height, 1),
+                                               regions, connections, [])
+        except ValueError as error:
+            raise SdkLayoutError(f"compile: {error}") from None
+        for region, origin in zip(self._regions, origins):
+            region.position = tuple(origin)
 
     def _write_layout(self, out_dir):
         self._place()

@@ -6,12 +6,16 @@
 // and (4, 0) west, and (3, 0) accepts both.
 fabric.fabric arch wse3 dims [8, 3] offsets [0, 0] {
   fabric.rectangle size [8, 2]
+  // expected-note @+1 {{PE (2, 0) sends it here}}
   fabric.color_config color 5 at [2, 0] rx [ramp] tx [east]
   // expected-error @+1 {{PE (3, 0) color 5 is received from west and east at once}}
   fabric.color_config color 5 at [3, 0] rx [west, east] tx [ramp]
+  // expected-note @+1 {{PE (4, 0) sends it here}}
   fabric.color_config color 5 at [4, 0] rx [ramp] tx [west]
   // A bus both ways: every PE but its ends hears both neighbours. The ramp
   // is no neighbour, and switch positions do not hide the base route.
+  // expected-note @+3 {{PE (1, 1) sends it here}}
+  // expected-note @+2 {{PE (3, 1) sends it here}}
   // expected-error @+1 {{PE (2, 1) color 6 is received from west and east at once (and 2 other PEs of this range)}}
   fabric.color_config color 6 at [1, 1] size [5, 1] rx [ramp, north, east, west] tx [east, west] pos1 rx west pos2 tx south current_switch_pos 1
 }
@@ -55,6 +59,8 @@ fabric.fabric arch wse3 dims [11, 4] offsets [4, 1] memcpy channels 1 {
   fabric.color_config color 21 at [1, 1] rx [west] tx [ramp]
   // expected-error @+1 {{PE (0, 0) color 23 is reserved by the memcpy infrastructure (--memcpy) (and 7 other PEs of this range)}}
   fabric.color_config color 23 at [0, 0] size [4, 2] rx [west] tx [ramp]
+  // expected-note @+4 {{PE (1, 0) sends it here}}
+  // expected-note @+3 {{PE (3, 0) sends it here}}
   // expected-error @+2 {{PE (1, 0) color 22 is reserved by the memcpy infrastructure (--memcpy) (and 2 other PEs of this range)}}
   // expected-error @+1 {{PE (2, 0) color 22 is received from west and east at once}}
   fabric.color_config color 22 at [1, 0] size [3, 1] rx [west, east] tx [west, east, ramp]
@@ -66,6 +72,8 @@ fabric.fabric arch wse3 dims [11, 4] offsets [4, 1] memcpy channels 1 {
 fabric.fabric arch wse2 dims [11, 4] offsets [4, 1] {
   fabric.rectangle size [4, 2]
   fabric.color_config color 21 at [1, 1] rx [west] tx [ramp]
+  // expected-note @+3 {{PE (0, 1) sends it here}}
+  // expected-note @+2 {{PE (1, 0) sends it here}}
   // expected-error @+1 {{PE (1, 1) color 22 is received from west and north at once (and 2 other PEs of this range)}}
   fabric.color_config color 22 at [0, 0] size [4, 2] rx [west, north] tx [east, south]
 }
@@ -92,6 +100,8 @@ fabric.fabric arch wse3 dims [8, 8] offsets [0, 0] {
 // how many others have it.
 fabric.fabric arch wse3 dims [7, 2] offsets [0, 0] {
   fabric.rectangle size [7, 2]
+  // expected-note @+5 {{PE (0, 0) sends it here}}
+  // expected-note @+4 {{PE (2, 0) sends it here}}
   // expected-error @+3 {{PE (1, 0) color 22 is received from west and east at once (and 9 other PEs of this range)}}
   // expected-error @+2 {{PE (0, 0) color 22 is sent west and north, off the fabric edge (and 8 other PEs of this range)}}
   // expected-error @+1 {{PE (0, 0) color 22 is received from west, off the fabric edge (and 3 other PEs of this range)}}
@@ -104,6 +114,8 @@ fabric.fabric arch wse3 dims [7, 2] offsets [0, 0] {
 // have one neighbour each inside it.
 fabric.fabric arch wse3 dims [757, 996] offsets [4, 1] memcpy channels 1 {
   fabric.rectangle size [750, 994]
+  // expected-note @+3 {{PE (0, 0) sends it here}}
+  // expected-note @+2 {{PE (2, 0) sends it here}}
   // expected-error @+1 {{PE (1, 0) color 5 is received from west and east at once (and 743,511 other PEs of this range)}}
   fabric.color_config color 5 at [0, 0] size [750, 994] rx [west, east] tx [ramp, west, east]
 }

@@ -55,16 +55,33 @@ private:
   std::optional<sema::Value> hostStream(sema::BuiltinArgs &args);
   /// A color value of argument `i` (physical or symbolic) as its handle ID.
   std::optional<int64_t> colorOf(const sema::Value &value, llvm::SMLoc loc);
-  /// `.{x, y}` as a PE of the rectangle; errors name `what`.
-  std::optional<PEPos> peOf(const sema::Value &value, llvm::StringRef what,
+  /// `.{x, y}` as a PE of the rectangle, `.{region, x, y}` as one of a
+  /// region; errors name `what`.
+  std::optional<PERef> peOf(const sema::Value &value, llvm::StringRef what,
                             llvm::SMLoc loc);
+  // Code regions (RegionBuiltins.cpp).
+  std::optional<sema::Value> createCodeRegion(sema::BuiltinArgs &args);
+  std::optional<sema::Value> placeRegion(sema::BuiltinArgs &args);
+  /// The region a value of `@create_code_region` names, if it is one.
+  std::optional<unsigned> regionOf(const sema::Value &value) const;
+  /// `@set_tile_code(region, x, y, file, params)` and
+  /// `@set_color_config(region, x, y, color, config)`: recorded, applied
+  /// once the region is placed.
+  std::optional<sema::Value> setRegionTileCode(sema::BuiltinArgs &args,
+                                               unsigned region);
+  std::optional<sema::Value> setRegionColorConfig(sema::BuiltinArgs &args,
+                                                  unsigned region);
+  /// Arguments 1 and 2 as a PE of `region`.
+  std::optional<PEPos> regionPEArgs(sema::BuiltinArgs &args, unsigned region);
   std::optional<sema::Value> getRectangle(sema::BuiltinArgs &args);
 
   bool expectArgs(sema::BuiltinArgs &args, unsigned min, unsigned max);
   std::optional<int64_t> intArg(sema::BuiltinArgs &args, unsigned i);
   /// Evaluates arguments 0 and 1 as a PE of the rectangle.
   std::optional<std::pair<int64_t, int64_t>> peArgs(sema::BuiltinArgs &args);
-  std::optional<unsigned> programFor(sema::BuiltinArgs &args);
+  /// The program instance of the file and params at `fileArg` and after.
+  std::optional<unsigned> programFor(sema::BuiltinArgs &args,
+                                     unsigned fileArg = 2);
 
   /// A tile file and its declared params, each with whether its program
   /// can depend on it (findProgramParams); worked out once per path.

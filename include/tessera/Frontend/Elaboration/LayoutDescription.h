@@ -158,12 +158,47 @@ struct SymbolicColor {
 /// A PE of the rectangle.
 using PEPos = std::pair<int64_t, int64_t>;
 
+/// `@create_code_region(name, w, h)`: a rectangle of PEs addressed from
+/// its own north-west corner, placed by `@place_region` or by the compiler
+/// (placeLayoutRegions).
+struct LayoutRegion {
+  std::string name;
+  int64_t width = 1, height = 1;
+  std::optional<PEPos> origin;
+  llvm::SMLoc loc;
+};
+
+/// `@set_tile_code(region, x, y, ...)`, applied once the region is placed.
+struct RegionTile {
+  unsigned region = 0;
+  PEPos local;
+  unsigned program = 0;
+  llvm::SMLoc loc;
+};
+
+/// `@set_color_config(region, x, y, color, config)`, likewise.
+struct RegionColorConfig {
+  unsigned region = 0;
+  PEPos local;
+  int64_t color = 0;
+  unsigned config = 0;
+  llvm::SMLoc loc;
+};
+
+/// A PE of the rectangle, or of a region (then `pe` is region-relative
+/// until the region is placed).
+struct PERef {
+  std::optional<unsigned> region;
+  PEPos pe;
+  bool operator==(const PERef &) const = default;
+};
+
 /// `@connect(color, .{.from = .{x, y}, .to = ...})`: the compiler routes
 /// the color from the CE of `from` to the CEs of `to`.
 struct Connection {
   int64_t color = 0; ///< physical, or a symbolic handle ID
-  PEPos from;
-  std::vector<PEPos> to;
+  PERef from;
+  std::vector<PERef> to;
   llvm::SMLoc loc;
 };
 
@@ -175,7 +210,7 @@ struct HostStream {
   std::string name;
   StreamDirection direction = StreamDirection::In;
   int64_t color = 0; ///< as in Connection
-  PEPos pe;          ///< the PE that receives (In) or sends (Out)
+  PERef pe;          ///< the PE that receives (In) or sends (Out)
   llvm::SMLoc loc;
   // Set by resolveConnections: the edge PE and the port facing off the
   // rectangle through which the words cross, and the physical color.
@@ -195,10 +230,15 @@ struct LayoutDescription {
   /// Per color: per PE an index into `configs`.
   std::map<int64_t, RunGrid> colorConfigs;
   std::vector<ExportedName> exports;
+  std::vector<LayoutRegion> regions;
+  std::vector<RegionTile> regionTiles;
+  std::vector<RegionColorConfig> regionConfigs;
   std::vector<SymbolicColor> symbolicColors;
   std::vector<Connection> connections;
   std::vector<HostStream> hostStreams;
 
+  /// "color 3", or "color 'name'" for a symbolic one.
+  std::string describeColor(int64_t color) const;
   /// The index of `config` in `configs`, adding it when new.
   unsigned internConfig(const ColorConfig &config);
 };

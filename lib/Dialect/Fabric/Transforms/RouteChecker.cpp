@@ -327,11 +327,35 @@ RouteChecker::findConvergingStreams(std::span<const ColorRoute> routes) const {
       if (!receiver.count)
         continue;
       uint64_t otherPEs = receiver.count - 1;
-      problems.push_back(
-          {RouteProblemKind::ReceivedFromSeveral, receiver.route, receiver.x, receiver.y, otherPEs,
-           formatProblem(
-               routes[receiver.route], receiver.x, receiver.y, otherPEs,
-               "is received from " + formatPorts(receiver.from) + " at once")});
+      // Name the neighbours that send into the first such PE.
+      std::vector<std::pair<size_t, std::pair<int64_t, int64_t>>> senders;
+      for (auto [port, dx, dy, toward] :
+           {std::tuple{RoutePort::West, -1, 0, RoutePort::East},
+            {RoutePort::East, 1, 0, RoutePort::West},
+            {RoutePort::South, 0, 1, RoutePort::North},
+            {RoutePort::North, 0, -1, RoutePort::South}}) {
+        if (!(receiver.from & routePortBit(port)))
+          continue;
+        int64_t nx = receiver.x + dx, ny = receiver.y + dy;
+        for (size_t sender : streams.senders)
+          if (routes[sender].range.contains(nx, ny) &&
+              (routes[sender].tx & routePortBit(toward))) {
+            senders.push_back({sender, {nx, ny}});
+            break;
+          }
+      }
+      RouteProblem problem{
+          RouteProblemKind::ReceivedFromSeveral,
+          receiver.route,
+          receiver.x,
+          receiver.y,
+          otherPEs,
+          formatProblem(
+              routes[receiver.route], receiver.x, receiver.y, otherPEs,
+              "is received from " + formatPorts(receiver.from) + " at once"),
+          {}};
+      problem.senders = std::move(senders);
+      problems.push_back(std::move(problem));
     }
   }
   llvm::sort(problems, [](const RouteProblem &a, const RouteProblem &b) {

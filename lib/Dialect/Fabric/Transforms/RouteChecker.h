@@ -75,6 +75,9 @@ struct RouteProblem {
   uint64_t otherPEs = 0;
   /// The diagnostic text, naming the PE and the color.
   std::string message;
+  /// For converging streams: the routes that send them and the PE of each
+  /// that does (for notes at their source lines).
+  std::vector<std::pair<size_t, std::pair<int64_t, int64_t>>> senders;
 };
 
 class RouteChecker {

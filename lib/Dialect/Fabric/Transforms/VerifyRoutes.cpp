@@ -99,7 +99,11 @@ struct VerifyRoutesPass
     }
     bool failed = false;
     for (const RouteProblem &problem : checker.checkAll(routes)) {
-      configs[problem.route].emitError(problem.message);
+      mlir::InFlightDiagnostic diag =
+          configs[problem.route].emitError(problem.message);
+      for (const auto &[sender, pe] : problem.senders)
+        diag.attachNote(configs[sender].getLoc())
+            << "PE (" << pe.first << ", " << pe.second << ") sends it here";
       failed = true;
     }
     if (failed)

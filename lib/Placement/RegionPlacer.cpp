@@ -1,0 +1,253 @@
+//===- RegionPlacer.cpp - code regions on a rectangle of PEs --------------===//
+
+#include "tessera/Placement/RegionPlacer.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+
+namespace tessera::placement {
+namespace {
+
+std::string formatPoint(RegionPoint p) {
+  return "(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ")";
+}
+
+class Placer {
+public:
+  explicit Placer(const RegionProblem &problem)
+      : problem(problem), owner(size_t(std::max(problem.width, 0)) *
+                                    size_t(std::max(problem.height, 0)),
+                                -1),
+        origins(problem.regions.size()), placed(problem.regions.size()) {}
+
+  RegionPlacement run();
+
+private:
+  bool validate();
+  bool placeFixed();
+  /// The unplaced region with the most connection weight to placed ones
+  /// (then the largest, then the first).
+  int pickNext() const;
+  /// The best free origin for `region`, if any.
+  std::optional<RegionPoint> findOrigin(int region) const;
+  bool fits(int region, RegionPoint origin) const;
+  void occupy(int region, RegionPoint origin);
+  int64_t getCost(int region, RegionPoint origin) const;
+  int64_t getWireLength() const;
+
+  int &cell(int x, int y) { return owner[size_t(y) * problem.width + x]; }
+  int cell(int x, int y) const { return owner[size_t(y) * problem.width + x]; }
+
+  const RegionProblem &problem;
+  /// Per PE: the region on it, -2 for blocked, -1 for free.
+  std::vector<int> owner;
+  std::vector<RegionPoint> origins;
+  std::vector<bool> placed;
+  RegionPlacement result;
+};
+
+bool Placer::validate() {
+  auto fail = [&](const std::string &message) {
+    result.errors.push_back(message);
+    return false;
+  };
+  if (problem.width < 1 || problem.height < 1)
+    return fail("the rectangle must have a positive size, got " +
+                std::to_string(problem.width) + "x" +
+                std::to_string(problem.height));
+  for (const CodeRegion &region : problem.regions) {
+    if (region.width < 1 || region.height < 1)
+      return fail("region '" + region.name +
+                  "' must have a positive size, "
+                  "got " +
+                  std::to_string(region.width) + "x" +
+                  std::to_string(region.height));
+    if (region.width > problem.width || region.height > problem.height)
+      return fail("region '" + region.name + "' (" +
+                  std::to_string(region.width) + "x" +
+                  std::to_string(region.height) + ") does not fit in the " +
+                  std::to_string(problem.width) + "x" +
+                  std::to_string(problem.height) + " rectangle");
+  }
+  int count = static_cast<int>(problem.regions.size());
+  for (const RegionConnection &c : problem.connections) {
+    if (c.from < 0 || c.from >= count || c.to < 0 || c.to >= count)
+      return fail(
+          "a connection names region " +
+          std::to_string(c.from < 0 || c.from >= count ? c.from : c.to) +
+          ", but there are " + std::to_string(count));
+    for (auto [index, pe] : {std::pair{c.from, c.fromPE}, {c.to, c.toPE}}) {
+      const CodeRegion &region = problem.regions[index];
+      if (pe.x < 0 || pe.y < 0 || pe.x >= region.width || pe.y >= region.height)
+        return fail("a connection names PE " + formatPoint(pe) +
+                    " of region '" + region.name + "' (" +
+                    std::to_string(region.width) + "x" +
+                    std::to_string(region.height) + ")");
+    }
+    if (c.weight < 0)
+      return fail("a connection has negative weight " +
+                  std::to_string(c.weight));
+  }
+  for (RegionPoint pe : problem.blocked) {
+    if (pe.x < 0 || pe.y < 0 || pe.x >= problem.width || pe.y >= problem.height)
+      return fail("blocked PE " + formatPoint(pe) + " is outside the " +
+                  std::to_string(problem.width) + "x" +
+                  std::to_string(problem.height) + " rectangle");
+    cell(pe.x, pe.y) = -2;
+  }
+  return true;
+}
+
+bool Placer::fits(int region, RegionPoint origin) const {
+  const CodeRegion &r = problem.regions[region];
+  if (origin.x < 0 || origin.y < 0 || origin.x + r.width > problem.width ||
+      origin.y + r.height > problem.height)
+    return false;
+  for (int y = 0; y < r.height; ++y)
+    for (int x = 0; x < r.width; ++x)
+      if (cell(origin.x + x, origin.y + y) != -1)
+        return false;
+  return true;
+}
+
+void Placer::occupy(int region, RegionPoint origin) {
+  const CodeRegion &r = problem.regions[region];
+  for (int y = 0; y < r.height; ++y)
+    for (int x = 0; x < r.width; ++x)
+      cell(origin.x + x, origin.y + y) = region;
+  origins[region] = origin;
+  placed[region] = true;
+}
+
+bool Placer::placeFixed() {
+  for (size_t i = 0; i < problem.regions.size(); ++i) {
+    const CodeRegion &region = problem.regions[i];
+    if (!region.origin)
+      continue;
+    RegionPoint origin = *region.origin;
+    if (origin.x < 0 || origin.y < 0 ||
+        origin.x + region.width > problem.width ||
+        origin.y + region.height > problem.height) {
+      result.errors.push_back("region '" + region.name + "' at " +
+                              formatPoint(origin) + " leaves the " +
+                              std::to_string(problem.width) + "x" +
+                              std::to_string(problem.height) + " rectangle");
+      return false;
+    }
+    for (int y = 0; y < region.height; ++y)
+      for (int x = 0; x < region.width; ++x) {
+        int other = cell(origin.x + x, origin.y + y);
+        if (other == -1)
+          continue;
+        RegionPoint at{origin.x + x, origin.y + y};
+        result.errors.push_back(
+            other == -2
+                ? "region '" + region.name + "' at " + formatPoint(origin) +
+                      " covers PE " + formatPoint(at) + ", which is taken"
+                : "regions '" + problem.regions[other].name + "' and '" +
+                      region.name + "' overlap at " + formatPoint(at));
+        return false;
+      }
+    occupy(static_cast<int>(i), origin);
+  }
+  return true;
+}
+
+int Placer::pickNext() const {
+  int best = -1;
+  int64_t bestWeight = -1, bestArea = -1;
+  for (size_t i = 0; i < problem.regions.size(); ++i) {
+    if (placed[i])
+      continue;
+    int64_t weight = 0;
+    for (const RegionConnection &c : problem.connections)
+      if ((c.from == int(i) && placed[c.to]) ||
+          (c.to == int(i) && placed[c.from]))
+        weight += c.weight;
+    int64_t area =
+        int64_t(problem.regions[i].width) * problem.regions[i].height;
+    if (weight > bestWeight || (weight == bestWeight && area > bestArea)) {
+      best = static_cast<int>(i);
+      bestWeight = weight;
+      bestArea = area;
+    }
+  }
+  return best;
+}
+
+int64_t Placer::getCost(int region, RegionPoint origin) const {
+  int64_t cost = 0;
+  for (const RegionConnection &c : problem.connections) {
+    bool isFrom = c.from == region, isTo = c.to == region;
+    if (!isFrom && !isTo)
+      continue;
+    int other = isFrom ? c.to : c.from;
+    if (other != region && !placed[other])
+      continue;
+    RegionPoint mine = isFrom ? c.fromPE : c.toPE;
+    RegionPoint theirs = isFrom ? c.toPE : c.fromPE;
+    RegionPoint otherOrigin = other == region ? origin : origins[other];
+    cost += int64_t(c.weight) *
+            (std::abs(origin.x + mine.x - otherOrigin.x - theirs.x) +
+             std::abs(origin.y + mine.y - otherOrigin.y - theirs.y));
+  }
+  return cost;
+}
+
+std::optional<RegionPoint> Placer::findOrigin(int region) const {
+  std::optional<RegionPoint> best;
+  int64_t bestCost = std::numeric_limits<int64_t>::max();
+  // Row-major scan: the first of equal costs is the north-west-most.
+  for (int y = 0; y < problem.height; ++y)
+    for (int x = 0; x < problem.width; ++x) {
+      RegionPoint origin{x, y};
+      if (!fits(region, origin))
+        continue;
+      int64_t cost = getCost(region, origin);
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = origin;
+      }
+    }
+  return best;
+}
+
+int64_t Placer::getWireLength() const {
+  int64_t total = 0;
+  for (const RegionConnection &c : problem.connections)
+    total +=
+        int64_t(c.weight) *
+        (std::abs(origins[c.from].x + c.fromPE.x - origins[c.to].x - c.toPE.x) +
+         std::abs(origins[c.from].y + c.fromPE.y - origins[c.to].y - c.toPE.y));
+  return total;
+}
+
+RegionPlacement Placer::run() {
+  if (!validate() || !placeFixed())
+    return std::move(result);
+  for (int next = pickNext(); next >= 0; next = pickNext()) {
+    std::optional<RegionPoint> origin = findOrigin(next);
+    if (!origin) {
+      const CodeRegion &region = problem.regions[next];
+      result.errors.push_back(
+          "region '" + region.name + "' (" + std::to_string(region.width) +
+          "x" + std::to_string(region.height) + ") fits nowhere in the " +
+          std::to_string(problem.width) + "x" + std::to_string(problem.height) +
+          " rectangle beside the others");
+      return std::move(result);
+    }
+    occupy(next, *origin);
+  }
+  result.origins = origins;
+  result.wireLength = getWireLength();
+  return std::move(result);
+}
+
+} // namespace
+
+RegionPlacement placeRegions(const RegionProblem &problem) {
+  return Placer(problem).run();
+}
+
+} // namespace tessera::placement
