@@ -4,6 +4,7 @@
 #include "tessera/Placement/DeltaT.h"
 #include "tessera/Placement/Layout.h"
 #include "tessera/Placement/LinearArrangement.h"
+#include "tessera/Placement/Refine.h"
 #include "tessera/Placement/RowPlanner.h"
 #include "tessera/Placement/RowSearch.h"
 #include "tessera/Placement/StripPacker.h"
@@ -28,6 +29,16 @@ struct Attempt {
   bool stacking = false;         ///< Whether the plan stacks kernels.
   RowPlan plan;
   PlanEvaluation evaluation;
+  /// After refine: every kernel's shape and rectangle, by position in the
+  /// order; empty before.
+  std::vector<RefineKernel> refined;
+  /// The plan finish saw that is best by the other measure (the wire length
+  /// alone, or the score when the objective is the wire length): it is
+  /// annealed too, and sometimes ends better by the objective (benchmark O).
+  std::optional<RowPlan> other;
+  bool otherStacking = false;
+  double otherValue = std::numeric_limits<double>::infinity();
+  int64_t otherLength = 0, otherDeltaT = 0;
 };
 
 std::vector<const KernelMenu *>
@@ -44,6 +55,14 @@ public:
   PlacerRun(const KernelGraph &graph, const PlacerOptions &options)
       : graph(graph), options(options), start(Clock::now()),
         enumerators(makeEnumerators(graph)), kernels(graph.kernels()) {
+    // Minimising the wire length alone, the searches ignore δT; attempts
+    // with equal wire length are still told apart by the score.
+    weightDeltaT = options.objective == PlacerObjective::WireLength
+                       ? 0
+                       : graph.weightDeltaT;
+    weightLength = options.objective == PlacerObjective::WireLength
+                       ? 1
+                       : graph.weightLength;
     std::vector<int> kernelOf(graph.nodes.size(), -1);
     for (size_t i = 0; i < kernels.size(); ++i)
       kernelOf[kernels[i]] = static_cast<int>(i);
@@ -65,6 +84,7 @@ private:
   static constexpr double SearchShare = 0.8;
   static constexpr int TargetSteps = 16;
   static constexpr size_t SearchedTargets = 5;
+  static constexpr size_t AlternateTargets = 2;
   static constexpr int AnnealSteps = 50000;
   static constexpr int ArrangeSteps = 30000;
 
@@ -83,15 +103,35 @@ private:
                          graph.gridHeight);
     return menus;
   }
-  RowSearch getSearch(const Attempt &attempt, bool stacking) const {
+  /// With `other`, the search minimises the other measure: the wire length
+  /// alone when the objective is the score, the score when it is the wire
+  /// length.
+  RowSearch getSearch(const Attempt &attempt, bool stacking,
+                      bool other = false) const {
+    bool lengthOnly =
+        (options.objective == PlacerObjective::WireLength) != other;
     return RowSearch(attempt.menus, wires, graph.gridWidth, graph.gridHeight,
-                     graph.weightDeltaT, graph.weightLength, stacking);
+                     lengthOnly ? 0 : graph.weightDeltaT,
+                     lengthOnly ? 1 : graph.weightLength, stacking);
   }
   /// The DP rows for the traversal order at `deltaT`, evaluated.
   std::optional<Attempt> plan(int64_t deltaT) const;
   /// Evaluates `plan` at its lowest heights and stretched; keeps the better
   /// in `attempt` if it beats what is there.
   void finish(Attempt &attempt, RowPlan plan, bool stacking) const;
+  /// Runs the detailed placement on the attempt's layout and rescores it.
+  void refine(Attempt &attempt) const;
+  /// Whether `a` is the better final answer.
+  bool isBetter(const Attempt &a, const Attempt &b) const {
+    if (options.objective == PlacerObjective::WireLength &&
+        a.evaluation.doubledLength != b.evaluation.doubledLength)
+      return a.evaluation.doubledLength < b.evaluation.doubledLength;
+    return getScore(a) < getScore(b);
+  }
+  double getScore(const Attempt &attempt) const {
+    return graph.weightDeltaT * double(attempt.evaluation.deltaT) +
+           graph.weightLength * double(attempt.evaluation.doubledLength) / 2;
+  }
   PlacerResult getResult(const Attempt &attempt) const;
 
   const KernelGraph &graph;
@@ -101,6 +141,7 @@ private:
   std::vector<int> kernels; ///< Node index of each kernel number.
   std::vector<std::pair<int, int>> wires;
   std::vector<int> traversal;
+  double weightDeltaT = 0, weightLength = 0; ///< What the searches minimise.
 };
 
 std::optional<Attempt> PlacerRun::plan(int64_t deltaT) const {
@@ -153,7 +194,21 @@ void PlacerRun::finish(Attempt &attempt, RowPlan plan, bool stacking) const {
   for (const RowPlan *candidate : {&plan, &stretched}) {
     std::optional<PlanEvaluation> evaluation =
         search.evaluate(*candidate, true);
-    if (evaluation && evaluation->score < attempt.evaluation.score) {
+    if (!evaluation)
+      continue;
+    double otherValue =
+        options.objective == PlacerObjective::Score
+            ? double(evaluation->doubledLength)
+            : graph.weightDeltaT * double(evaluation->deltaT) +
+                  graph.weightLength * double(evaluation->doubledLength) / 2;
+    if (otherValue < attempt.otherValue) {
+      attempt.other = *candidate;
+      attempt.otherStacking = stacking;
+      attempt.otherValue = otherValue;
+      attempt.otherLength = evaluation->doubledLength;
+      attempt.otherDeltaT = evaluation->deltaT;
+    }
+    if (evaluation->score < attempt.evaluation.score) {
       attempt.plan = *candidate;
       attempt.stacking = stacking;
       attempt.evaluation = std::move(*evaluation);
@@ -161,23 +216,53 @@ void PlacerRun::finish(Attempt &attempt, RowPlan plan, bool stacking) const {
   }
 }
 
+void PlacerRun::refine(Attempt &attempt) const {
+  const RowsLayout &layout = attempt.evaluation.layout;
+  const std::vector<int> &order = attempt.plan.order;
+  std::vector<RefineKernel> items;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const KernelMenu &menu = attempt.menus[order[i]];
+    int64_t band = layout.bandHeight[i];
+    items.push_back(
+        {menu.shapes, menu.shape[band], menu.rotated[band], layout.rects[i]});
+  }
+  RefineOptions refineOptions;
+  refineOptions.gridWidth = graph.gridWidth;
+  refineOptions.gridHeight = graph.gridHeight;
+  refineOptions.maxTime = attempt.evaluation.deltaT;
+  std::vector<int> positionOf(order.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    positionOf[order[i]] = static_cast<int>(i);
+  std::vector<std::pair<int, int>> positionWires;
+  for (auto [a, b] : wires)
+    positionWires.emplace_back(positionOf[a], positionOf[b]);
+  PlanEvaluation &evaluation = attempt.evaluation;
+  evaluation.doubledLength =
+      refinePlacement(items, positionWires, refineOptions);
+  // A new shape is never slower than δT, but may drop the slowest.
+  evaluation.deltaT = 0;
+  for (const RefineKernel &item : items)
+    evaluation.deltaT =
+        std::max(evaluation.deltaT, item.shapes[item.shape].time);
+  evaluation.score = weightDeltaT * double(evaluation.deltaT) +
+                     weightLength * double(evaluation.doubledLength) / 2;
+  attempt.refined = std::move(items);
+}
+
 PlacerResult PlacerRun::getResult(const Attempt &attempt) const {
   PlacerResult result;
   Solution solution;
   int64_t area = 0;
-  const RowsLayout &layout = attempt.evaluation.layout;
   for (size_t i = 0; i < attempt.plan.order.size(); ++i) {
     int kernel = attempt.plan.order[i];
-    const KernelMenu &menu = attempt.menus[kernel];
-    int64_t band = layout.bandHeight[i];
-    const Shape &shape = menu.shapes[menu.shape[band]];
+    const RefineKernel &item = attempt.refined[i];
     KernelPlacement placement;
     placement.node = kernels[kernel];
-    placement.params =
-        enumerators[kernel].getParams(shape, attempt.targetDeltaT);
-    placement.x = layout.rects[i].x;
-    placement.y = layout.rects[i].y;
-    placement.rotated = menu.rotated[band];
+    placement.params = enumerators[kernel].getParams(item.shapes[item.shape],
+                                                     attempt.targetDeltaT);
+    placement.x = item.rect.x;
+    placement.y = item.rect.y;
+    placement.rotated = item.rotated;
     KernelCost cost =
         getKernelCost(graph.nodes[placement.node], placement.params);
     result.deltaT = std::max(result.deltaT, cost.time);
@@ -263,9 +348,7 @@ PlacerResult PlacerRun::run() {
     attempts.push_back(std::move(*attempt));
   }
   std::sort(attempts.begin(), attempts.end(),
-            [](const Attempt &a, const Attempt &b) {
-              return a.evaluation.score < b.evaluation.score;
-            });
+            [&](const Attempt &a, const Attempt &b) { return isBetter(a, b); });
   if (attempts.empty()) {
     failure.error = "the kernels do not fit the grid in rows at any time per "
                     "sample";
@@ -274,34 +357,69 @@ PlacerResult PlacerRun::run() {
   }
 
   // Anneal the most promising targets, one per δT reached (neighbouring
-  // targets often choose the same variants); each gets an equal share of
-  // what is left of the time.
+  // targets often choose the same variants): the best by the objective and
+  // a few of the best by the other measure, since annealing can reorder
+  // them. Each gets an equal share of what is left of the time, split
+  // between its own plan and its other plan, annealed by the other measure.
   std::vector<Attempt *> chosen;
+  auto choose = [&](const std::vector<Attempt *> &ranked, size_t count) {
+    size_t limit = chosen.size() + count;
+    for (Attempt *attempt : ranked)
+      if (chosen.size() < limit &&
+          std::none_of(chosen.begin(), chosen.end(), [&](const Attempt *other) {
+            return other->evaluation.deltaT == attempt->evaluation.deltaT;
+          }))
+        chosen.push_back(attempt);
+  };
+  std::vector<Attempt *> ranked;
   for (Attempt &attempt : attempts)
-    if (chosen.size() < SearchedTargets &&
-        std::none_of(chosen.begin(), chosen.end(), [&](const Attempt *other) {
-          return other->evaluation.deltaT == attempt.evaluation.deltaT;
-        }))
-      chosen.push_back(&attempt);
+    ranked.push_back(&attempt);
+  choose(ranked, SearchedTargets);
+  bool byLength = options.objective == PlacerObjective::Score;
+  // Ties keep the objective's order: the attempts lie in it in memory.
+  auto key = [&](const Attempt *attempt) {
+    return std::pair{byLength ? double(attempt->evaluation.doubledLength)
+                              : getScore(*attempt),
+                     attempt};
+  };
+  std::sort(
+      ranked.begin(), ranked.end(),
+      [&](const Attempt *a, const Attempt *b) { return key(a) < key(b); });
+  choose(ranked, AlternateTargets);
   size_t searched = chosen.size();
   for (size_t i = 0; i < searched; ++i) {
     Attempt &attempt = *chosen[i];
     auto now = Clock::now();
     auto share = (deadline - now) / int(searched - i);
-    RowPlan annealed = getSearch(attempt, attempt.stacking)
-                           .anneal(attempt.plan, AnnealSteps, now + share,
-                                   /*seed=*/i + 1);
+    // The other plan only if it is not the objective's own.
+    std::optional<RowPlan> other;
+    if (attempt.otherLength != attempt.evaluation.doubledLength ||
+        attempt.otherDeltaT != attempt.evaluation.deltaT)
+      other = attempt.other;
+    bool otherStacking = attempt.otherStacking;
+    RowPlan annealed =
+        getSearch(attempt, attempt.stacking)
+            .anneal(attempt.plan, AnnealSteps,
+                    now + (other ? share / 2 : share), /*seed=*/i + 1);
     finish(attempt, std::move(annealed), attempt.stacking);
+    if (other) {
+      annealed = getSearch(attempt, otherStacking, /*other=*/true)
+                     .anneal(std::move(*other), AnnealSteps, now + share,
+                             /*seed=*/i + 1);
+      finish(attempt, std::move(annealed), otherStacking);
+    }
+    refine(attempt);
     log("annealed target " + std::to_string(attempt.targetDeltaT) +
         ": deltaT " + std::to_string(attempt.evaluation.deltaT) +
         ", wire length " +
         std::to_string(double(attempt.evaluation.doubledLength) / 2) + ", " +
         std::to_string(attempt.plan.rows.size()) + " rows");
   }
-  const Attempt &best = *std::min_element(
-      attempts.begin(), attempts.end(), [](const Attempt &a, const Attempt &b) {
-        return a.evaluation.score < b.evaluation.score;
-      });
+  Attempt &best = *std::min_element(
+      attempts.begin(), attempts.end(),
+      [&](const Attempt &a, const Attempt &b) { return isBetter(a, b); });
+  if (best.refined.empty())
+    refine(best);
   PlacerResult result = getResult(best);
   result.deltaTBound = *bound;
   return result;

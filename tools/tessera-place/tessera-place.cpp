@@ -1,7 +1,8 @@
 //===- tessera-place.cpp - the ISPD 2020 wafer-scale placement solver -----===//
 //
 // usage: tessera-place --kgraph FILE -o SOLUTION [--time-limit=S]
-//                      [--max-deltat-ratio=R] [--verbose]
+//                      [--max-deltat-ratio=R] [--objective=score|wirelength]
+//                      [--verbose]
 //        tessera-place --check --kgraph FILE SOLUTION
 //
 // Places a kgraph's kernels and writes the solution, or checks a solution
@@ -31,7 +32,7 @@ namespace {
 
 constexpr const char *Usage =
     "usage: tessera-place --kgraph FILE -o SOLUTION [--time-limit=S] "
-    "[--max-deltat-ratio=R] [--verbose]\n"
+    "[--max-deltat-ratio=R] [--objective=score|wirelength] [--verbose]\n"
     "       tessera-place --check --kgraph FILE SOLUTION\n";
 
 int usageError(const std::string &message) {
@@ -59,6 +60,7 @@ struct Options {
   bool check = false, verbose = false;
   double timeLimit = 60;
   double maxDeltaTRatio = 1.08;
+  PlacerObjective objective = PlacerObjective::Score;
 };
 
 /// nullopt after printing the message (or the usage for --help, with
@@ -128,6 +130,17 @@ std::optional<Options> parseOptions(int argc, char **argv, int &exitCode) {
         return std::nullopt;
       }
       options.maxDeltaTRatio = ratio;
+    } else if (arg.rfind("--objective=", 0) == 0) {
+      std::string value = arg.substr(12);
+      if (value == "score") {
+        options.objective = PlacerObjective::Score;
+      } else if (value == "wirelength") {
+        options.objective = PlacerObjective::WireLength;
+      } else {
+        usageError("invalid value '" + value +
+                   "' for '--objective': expected 'score' or 'wirelength'");
+        return std::nullopt;
+      }
     } else if (arg.size() > 1 && arg[0] == '-') {
       usageError("unknown option '" + arg + "'");
       return std::nullopt;
@@ -195,6 +208,7 @@ int runPlace(const KernelGraph &graph, const Options &options) {
   PlacerOptions placerOptions;
   placerOptions.timeLimit = options.timeLimit;
   placerOptions.maxDeltaTRatio = options.maxDeltaTRatio;
+  placerOptions.objective = options.objective;
   if (options.verbose)
     placerOptions.log = &std::cerr;
   PlacerResult result = placeKernelGraph(graph, placerOptions);

@@ -3,8 +3,9 @@
 //
 // The placer chooses a target δT no smaller than the lower bound, gives every
 // kernel a variant that meets it, packs the rectangles in serpentine rows by
-// dynamic programming (StripPacker) and then shortens the wires by local
-// moves. docs/Placement.md describes the algorithm.
+// dynamic programming (StripPacker), shortens the wires by annealing the
+// order and the rows (RowSearch) and finally by moving single kernels
+// (refinePlacement). docs/Placement.md describes the algorithm.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSERA_PLACEMENT_PLACER_H
@@ -20,6 +21,12 @@
 
 namespace tessera::placement {
 
+/// What the placer minimises within the δT cap.
+enum class PlacerObjective {
+  Score,      ///< The contest's score (the default).
+  WireLength, ///< The wire length; the score breaks ties.
+};
+
 struct PlacerOptions {
   /// Wall-clock budget in seconds for the whole run.
   double timeLimit = 60;
@@ -27,6 +34,7 @@ struct PlacerOptions {
   /// δT the rows can reach, if that is larger); within it the placer trades
   /// δT for wire length by the score's weights.
   double maxDeltaTRatio = 1.08;
+  PlacerObjective objective = PlacerObjective::Score;
   /// Where progress goes, if anywhere.
   std::ostream *log = nullptr;
 };

@@ -37,9 +37,11 @@ KernelGraph parse(const std::string &text) {
 
 /// Places `graph`, checks the written solution and that the checker's
 /// numbers are the placer's.
-PlacerResult placeAndCheck(const KernelGraph &graph, double timeLimit = 2) {
+PlacerResult placeAndCheck(const KernelGraph &graph, double timeLimit = 2,
+                           PlacerObjective objective = PlacerObjective::Score) {
   PlacerOptions options;
   options.timeLimit = timeLimit;
+  options.objective = objective;
   PlacerResult result = placeKernelGraph(graph, options);
   INFO(result.error);
   REQUIRE(result.solution);
@@ -94,6 +96,20 @@ TEST_CASE("blocks and branches are placed legally", "[placer]") {
                             "conv[4]:y -> dblock[5]:x, shape:[4][4][64]\n"
                             "dblock[5]:y -> output[6]:_, shape:[4][4][64]\n");
   placeAndCheck(graph);
+}
+
+TEST_CASE("minimising the wire length keeps δT within the cap", "[placer]") {
+  KernelGraph graph =
+      parse(header(90, 4000) + "dblock[1] f=32 h=8 w=8\n"
+                               "conv[2] H=8 W=8 R=3 S=3 C=32 K=32 T=1\n"
+                               "conv[3] H=8 W=8 R=1 S=1 C=32 K=32 T=1\n"
+                               "dblock[4] f=32 h=8 w=8\n"
+                               "dblock[1]:y -> conv[2]:x, shape:[8][8][32]\n"
+                               "dblock[1]:y -> conv[3]:x, shape:[8][8][32]\n"
+                               "conv[2]:y -> dblock[4]:x, shape:[8][8][32]\n"
+                               "conv[3]:y -> dblock[4]:x, shape:[8][8][32]\n");
+  PlacerResult result = placeAndCheck(graph, 2, PlacerObjective::WireLength);
+  CHECK(result.deltaT <= 1.08 * double(result.deltaTBound));
 }
 
 TEST_CASE("one kernel, and no kernel at all", "[placer]") {
