@@ -157,6 +157,25 @@ std::string pipelines::writeOutputDirectory(const CompiledFabric &compiled,
       });
     out["host_streams"] = std::move(streams);
   }
+  if (!metadata.regions.empty()) {
+    llvm::json::Array regions;
+    for (const OutputMetadata::Region &region : metadata.regions)
+      regions.push_back(llvm::json::Object{
+          {"name", region.name},
+          {"origin", llvm::json::Array{region.x, region.y}},
+          {"size", llvm::json::Array{region.width, region.height}},
+          {"placed_by", region.placedByCompiler ? "compiler" : "layout"},
+      });
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(regions)))
+       << "\n";
+    std::string error =
+        writeFile(dir + "/placement.json",
+                  std::vector<uint8_t>(text.begin(), text.end()));
+    if (!error.empty())
+      return error;
+  }
   if (!metadata.symbolicColors.empty()) {
     llvm::json::Object colorsJson;
     for (const auto &[name, color] : metadata.symbolicColors)

@@ -63,6 +63,12 @@ class PipelineTest(unittest.TestCase):
                 out = json.load(f)
             self.assertEqual([s["direction"] for s in out["host_streams"]],
                              ["in", "out"])
+            with open(os.path.join(artifacts, "placement.json")) as f:
+                self.assertEqual(json.load(f), [
+                    {"name": "first", "origin": [4, 3], "placed_by": "layout",
+                     "size": [1, 1]},
+                    {"name": "second", "origin": [4, 2],
+                     "placed_by": "compiler", "size": [1, 1]}])
             with open(os.path.join(artifacts, "colors.json")) as f:
                 colors = json.load(f)
             # Connected ports share a color: three colors, not four.

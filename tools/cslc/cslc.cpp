@@ -162,6 +162,10 @@ int runBackend(const CslcOptions &options, mlir::ModuleOp module,
     metadata.jsonPath = *options.outputJson;
   for (const auto &color : layout.symbolicColors)
     metadata.symbolicColors.push_back({color.name, *color.physical});
+  for (const auto &region : layout.regions)
+    metadata.regions.push_back({region.name, region.origin->first,
+                                region.origin->second, region.width,
+                                region.height, region.placedByCompiler});
   for (const auto &stream : layout.hostStreams)
     metadata.hostStreams.push_back(
         {stream.name,

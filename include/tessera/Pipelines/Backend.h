@@ -77,6 +77,13 @@ struct OutputMetadata {
     unsigned color = 0;
   };
   std::vector<HostStream> hostStreams;
+  /// Code regions and where they were placed; written to placement.json.
+  struct Region {
+    std::string name;
+    int64_t x = 0, y = 0, width = 1, height = 1;
+    bool placedByCompiler = false;
+  };
+  std::vector<Region> regions;
 };
 
 /// Writes `dir`/bin/<program>.tpeb, `dir`/fabric.tfab and out.json. Returns

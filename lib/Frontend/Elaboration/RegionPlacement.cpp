@@ -62,8 +62,10 @@ bool elaboration::placeLayoutRegions(LayoutDescription &layout,
                          result.errors.front());
     return false;
   }
-  for (size_t i = 0; i < layout.regions.size(); ++i)
+  for (size_t i = 0; i < layout.regions.size(); ++i) {
+    layout.regions[i].placedByCompiler = !layout.regions[i].origin;
     layout.regions[i].origin = PEPos{result.origins[i].x, result.origins[i].y};
+  }
 
   auto absolute = [&](unsigned region, PEPos local) {
     PEPos origin = *layout.regions[region].origin;

@@ -9,6 +9,7 @@ docs/SdkLayout.md describes the API and what it writes.
 """
 
 import enum
+import json
 import os
 import shutil
 import subprocess
@@ -529,6 +530,8 @@ class SdkLayout:
                                                regions, connections, [])
         except ValueError as error:
             raise SdkLayoutError(f"compile: {error}") from None
+        self._placed_by = {r.name: ("layout" if r.position is not None
+                                    else "compiler") for r in self._regions}
         for region, origin in zip(self._regions, origins):
             region.position = tuple(origin)
 
@@ -647,6 +650,13 @@ class SdkLayout:
         os.makedirs(out_dir, exist_ok=True)
         layout_path = self._write_layout(out_dir)
         self._write_symbols(out_dir)
+        # Where the regions went, as cslc writes it for layout CSL regions.
+        with open(os.path.join(out_dir, "placement.json"), "w") as f:
+            json.dump([{"name": r.name, "origin": list(r.position),
+                        "placed_by": self._placed_by[r.name],
+                        "size": [r.width, r.height]}
+                       for r in self._regions], f, indent=2)
+            f.write("\n")
         command = [_find_cslc(), layout_path, "-o", out_dir,
                    f"--arch={self.platform.target.value}"]
         result = subprocess.run(command, capture_output=True, text=True)

@@ -166,6 +166,8 @@ struct LayoutRegion {
   int64_t width = 1, height = 1;
   std::optional<PEPos> origin;
   llvm::SMLoc loc;
+  /// Set when the region placer, not `@place_region`, chose the origin.
+  bool placedByCompiler = false;
 };
 
 /// `@set_tile_code(region, x, y, ...)`, applied once the region is placed.
