@@ -1,9 +1,13 @@
 """A numpy model of what the wafer computes in one step, with the same
 float32 operations in the same order: FP16 weights widened exactly, each
 AXPY's product rounded before its sum, per-column partial sums added west to
-east, dot products summed sample by sample and then row by row."""
+east, dot products summed sample by sample and then row by row. With
+several systems (swarm_step), each shard runs that model and the gradients
+are summed in the SwarmX's tree order."""
 
 import numpy as np
+
+from tessera.swarmx import tree_sum
 
 f32 = np.float32
 
@@ -49,8 +53,11 @@ def weight_gradient(dy, x, mask, nrows):
     return chain(parts)[mask]
 
 
-def softmax_cross_entropy(logits, labels):
-    """Mean loss and its gradient with respect to the logits (float32)."""
+def softmax_cross_entropy(logits, labels, batch=None):
+    """Mean loss and its gradient with respect to the logits (float32).
+    The gradient is divided by `batch`, the whole batch (default: these
+    samples): a shard's rows then equal the whole batch's rows, and the
+    shards' weight gradients add up to the whole batch's mean."""
     z = logits.astype(np.float64)
     z -= z.max(axis=1, keepdims=True)
     p = np.exp(z)
@@ -58,22 +65,40 @@ def softmax_cross_entropy(logits, labels):
     n = len(labels)
     loss = -np.mean(np.log(p[np.arange(n), labels]))
     p[np.arange(n), labels] -= 1.0
-    return loss, (p / n).astype(f32)
+    return loss, (p / (n if batch is None else batch)).astype(f32)
 
 
-def step(x, labels, w1, w2, w2t, mask1, mask2, ncols, nrows):
-    """The reference of Wafer.step: logits, dZ and the gradients of W1 and
-    W2 in request order. x is (batch, n_in) float32."""
+def step(x, labels, w1, w2, w2t, mask1, mask2, ncols, nrows, batch=None):
+    """The reference of Wafer.step on one system: logits, loss and the
+    gradients of W1 and W2 in request order. x is (samples, n_in) float32;
+    `batch` is the whole batch that dZ is divided by (default: x's)."""
     P = ncols
     xt = np.ascontiguousarray(x.T, dtype=f32)
     h = product(w1, xt, lambda j: j % P, P)
     h = np.maximum(h, f32(0))
     z = product(w2, h, lambda i: i % P, P)
     logits = np.ascontiguousarray(z.T)
-    loss, dz = softmax_cross_entropy(logits, labels)
+    loss, dz = softmax_cross_entropy(logits, labels, batch)
     dzt = np.ascontiguousarray(dz.T)
     dh = product(w2t, dzt, lambda k: k % P, P)
     dh = np.where(h > 0, dh, f32(0)).astype(f32)
     g2 = weight_gradient(dzt, h, mask2, nrows)
     g1 = weight_gradient(dh, xt, mask1, nrows)
     return logits, loss, g1, g2
+
+
+def swarm_step(x, labels, w1, w2, w2t, mask1, mask2, ncols, nrows, systems,
+               fanout):
+    """The reference of Wafer.step on `systems` systems: each runs `step` on
+    its shard (dZ divided by the whole batch), and the gradients are summed
+    in the SwarmX tree's order. Returns the whole batch's logits, loss and
+    gradients."""
+    shard = len(x) // systems
+    parts = [step(x[i * shard:(i + 1) * shard],
+                  labels[i * shard:(i + 1) * shard], w1, w2, w2t, mask1,
+                  mask2, ncols, nrows, batch=len(x))
+             for i in range(systems)]
+    logits = np.concatenate([p[0] for p in parts])
+    loss, _ = softmax_cross_entropy(logits, labels)
+    return (logits, loss, tree_sum([p[2] for p in parts], fanout),
+            tree_sum([p[3] for p in parts], fanout))

@@ -8,7 +8,13 @@ emulator, gets the gradients back in request order and applies them in
 MemoryX. Every step is checked against a numpy model of the same arithmetic
 (reference.py).
 
+With --systems N, N emulated systems train together behind a SwarmX
+(tessera.swarmx): each gets 1/N of every batch, MemoryX's weight streams are
+broadcast to all, and their gradients come back summed, which MemoryX
+applies as it would one system's.
+
     cs_python train.py --sparsity 0.5 --epochs 5
+    cs_python train.py --systems 4
 """
 
 import argparse
@@ -30,6 +36,12 @@ from tessera import memoryx as mx  # noqa: E402
 # float32 operations in the same order, so the results are in fact equal.
 TOLERANCE = 1e-6
 
+# With several systems, the same bound against the whole batch's run on one
+# system: the gradients' sums over samples are then added in another order
+# (per shard, then up the tree), so they differ in the last bits. Logits
+# and dZ do not: each sample's arithmetic is the same on any system.
+SWARM_TOLERANCE = 1e-5
+
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -46,6 +58,15 @@ def parse_args(argv=None):
     p.add_argument("--lr", type=float, default=0.1)
     p.add_argument("--momentum", type=float, default=0.9)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--systems", type=int, default=1,
+                   help="emulated systems behind a SwarmX; each takes "
+                   "batch / systems samples (which must divide)")
+    p.add_argument("--fanout", type=int, default=2,
+                   help="children per SwarmX node")
+    p.add_argument("--steps", type=int, default=None,
+                   help="stop after this many steps in all")
+    p.add_argument("--log-steps", action="store_true",
+                   help="print each step's cycles per system")
     p.add_argument("--small", action="store_true",
                    help="a tiny configuration (for tests): 160 training "
                    "samples, 64-16-10, batch 16, 2x2 PEs, 3 epochs")
@@ -62,6 +83,20 @@ def parse_args(argv=None):
         args.head_sparsity = args.sparsity
     if not (0 <= args.sparsity < 1 and 0 <= args.head_sparsity < 1):
         p.error("sparsities must be in [0, 1)")
+    if args.systems < 1:
+        p.error(f"--systems must be at least 1, got {args.systems}")
+    if args.fanout < 2:
+        p.error(f"--fanout must be at least 2, got {args.fanout}")
+    if args.steps is not None and args.steps < 1:
+        p.error(f"--steps must be at least 1, got {args.steps}")
+    # Shards are equal: an uneven split would need a program per shard size
+    # and weighted sums, so it is refused rather than padded or trimmed.
+    if args.batch % args.systems:
+        p.error(f"--batch {args.batch} does not split evenly over "
+                f"{args.systems} systems")
+    if (args.batch // args.systems) % args.rows:
+        p.error(f"each system's shard of {args.batch // args.systems} "
+                f"samples does not split over {args.rows} PE rows")
     return args
 
 
@@ -109,59 +144,106 @@ def relative_error(got, want):
     return float(np.max(np.abs(got - want), initial=0.0)) / scale
 
 
+def check_step(args, xb, yb, w1, w2, w2t, m1, m2, got):
+    """Compares a step's logits and gradients with the reference. Returns
+    the largest relative difference from the model of the same arithmetic
+    and, with several systems, from the whole batch on one system."""
+    def error(want):
+        return max(relative_error(a, b) for a, b in
+                   ((got[0], want[0]), (got[1], want[2]),
+                    (got[2], want[3])))
+
+    whole = reference.step(xb, yb, w1, w2, w2t, m1, m2, args.cols,
+                           args.rows)
+    if args.systems == 1:
+        return error(whole), None
+    same = reference.swarm_step(xb, yb, w1, w2, w2t, m1, m2, args.cols,
+                                args.rows, args.systems, args.fanout)
+    return error(same), error(whole)
+
+
 def run(args, log=print):
-    """Trains; returns a dict of per-epoch and per-step figures."""
+    """Trains; returns a dict of per-epoch and per-step figures and the
+    final master weights."""
     x, y, x_test, y_test = load_data(args.small, args.seed)
     n_in, n_hid, n_out = x.shape[1], args.hidden, 10
     store = make_store(n_in, n_hid, n_out, args.sparsity,
                        args.head_sparsity, args.lr, args.momentum, args.seed)
     fc1, fc2 = store["fc1"], store["fc2"]
-    geo = Geometry(n_in, n_hid, n_out, args.batch, args.cols, args.rows)
+    n = args.systems
+    # One system's geometry: its shard of the batch.
+    geo = Geometry(n_in, n_hid, n_out, args.batch // n, args.cols,
+                   args.rows)
     history = dict(epoch_loss=[], epoch_train_acc=[], epoch_test_acc=[],
-                   step_cycles=[], phase_cycles=[], step_error=[],
-                   weight_words=[],
-                   steps_checked=0)
+                   step_cycles=[], step_cycles_total=[], system_cycles=[],
+                   phase_cycles=[], step_error=[], whole_batch_error=[],
+                   weight_words=[], steps_checked=0)
     with tempfile.TemporaryDirectory() as tmp:
-        wafer = Wafer(geo, args.out or os.path.join(tmp, "out"))
+        wafer = Wafer(geo, args.out or os.path.join(tmp, "out"), n,
+                      args.fanout)
         try:
             rng = np.random.default_rng(args.seed + 2)
             steps = len(y) // args.batch
+            limit = args.steps or args.epochs * steps
+            swarm = ""
+            if n > 1:
+                swarm = (f", {n} systems of {args.batch // n} samples "
+                         f"behind a SwarmX of fan-out {args.fanout} "
+                         f"({wafer.swarm.depth} level"
+                         f"{'s' if wafer.swarm.depth > 1 else ''})")
             log(f"{n_in}-{n_hid}-{n_out} MLP, sparsity {args.sparsity:g} "
                 f"(head {args.head_sparsity:g}) "
                 f"({fc1.nonzeros + fc2.nonzeros} of "
                 f"{n_in * n_hid + n_hid * n_out} weights), batch "
-                f"{args.batch}, {args.cols}x{args.rows} PEs, {steps} steps "
-                f"per epoch")
+                f"{args.batch}, {args.cols}x{args.rows} PEs{swarm}, "
+                f"{steps} steps per epoch")
             for epoch in range(args.epochs):
+                if history["steps_checked"] >= limit:
+                    break
                 order = rng.permutation(len(y))
                 losses, correct = [], 0
                 t0 = time.time()
                 for s in range(steps):
+                    if history["steps_checked"] >= limit:
+                        break
                     batch = order[s * args.batch:(s + 1) * args.batch]
                     xb, yb = x[batch], y[batch]
                     w1, w2, w2t = fc1.forward(), fc2.forward(), \
                         fc2.transposed()
                     m1, m2 = fc1.gradient_mask, fc2.gradient_mask
-                    before = wafer.cycles
+                    # Each system's dZ is divided by the whole batch, so
+                    # that the tree's plain sum is the batch mean.
                     logits, g1, g2 = wafer.step(
                         xb, w1, w2, w2t, m1, m2,
-                        lambda z: reference.softmax_cross_entropy(z, yb)[1])
-                    history["step_cycles"].append(wafer.cycles - before)
+                        lambda rows, z: reference.softmax_cross_entropy(
+                            z, yb[rows], batch=len(yb))[1])
+                    cycles = wafer.system_cycles
+                    history["system_cycles"].append(cycles)
+                    history["step_cycles"].append(max(cycles))
+                    history["step_cycles_total"].append(sum(cycles))
                     history["phase_cycles"].append(wafer.phase_cycles)
                     # Weights cross the fabric twice (forward, transposed).
                     history["weight_words"].append(
                         len(w1.data) + 2 * len(w2.data))
-                    want = reference.step(xb, yb, w1, w2, w2t, m1, m2,
-                                          args.cols, args.rows)
-                    error = max(relative_error(logits, want[0]),
-                                relative_error(g1, want[2]),
-                                relative_error(g2, want[3]))
+                    error, whole = check_step(args, xb, yb, w1, w2, w2t,
+                                              m1, m2, (logits, g1, g2))
                     history["step_error"].append(error)
                     history["steps_checked"] += 1
                     if error > TOLERANCE:
                         raise AssertionError(
                             f"epoch {epoch} step {s}: the emulator differs "
                             f"from the reference by {error:.3g} (relative)")
+                    if whole is not None:
+                        history["whole_batch_error"].append(whole)
+                        if whole > SWARM_TOLERANCE:
+                            raise AssertionError(
+                                f"epoch {epoch} step {s}: {n} systems "
+                                f"differ from the whole batch on one by "
+                                f"{whole:.3g} (relative)")
+                    if args.log_steps:
+                        log(f"  step {history['steps_checked']}: cycles "
+                            f"{max(cycles):,} slowest, {sum(cycles):,} "
+                            f"total ({', '.join(f'{c:,}' for c in cycles)})")
                     loss, _ = reference.softmax_cross_entropy(logits, yb)
                     losses.append(loss)
                     correct += int(np.sum(logits.argmax(axis=1) == yb))
@@ -169,25 +251,47 @@ def run(args, log=print):
                     fc2.apply_gradient(g2)
                 history["epoch_loss"].append(float(np.mean(losses)))
                 history["epoch_train_acc"].append(correct /
-                                                  (steps * args.batch))
+                                                  (len(losses) * args.batch))
                 history["epoch_test_acc"].append(
                     host_accuracy(store, x_test, y_test))
-                cycles = history["step_cycles"][-steps:]
+                done = len(losses)
+                cycles = history["step_cycles"][-done:]
+                total = ""
+                if n > 1:
+                    everyone = history["step_cycles_total"][-done:]
+                    total = (f" slowest system, {np.mean(everyone):,.0f} "
+                             f"all systems")
                 log(f"epoch {epoch + 1}: loss {history['epoch_loss'][-1]:.4f}"
                     f"  train acc {history['epoch_train_acc'][-1]:.3f}"
                     f"  test acc {history['epoch_test_acc'][-1]:.3f}"
-                    f"  cycles/step {np.mean(cycles):,.0f}"
+                    f"  cycles/step {np.mean(cycles):,.0f}{total}"
                     f"  ({time.time() - t0:.1f} s)")
+            root = wafer.swarm.root
+            history["root_words"] = (root.words_down, root.words_up)
         finally:
             wafer.stop()
+    history["master"] = {layer.name: layer.master for layer in store}
     log(f"checked {history['steps_checked']} steps against the reference: "
         f"largest relative difference {max(history['step_error']):.3g} "
         f"(tolerance {TOLERANCE:g})")
+    if n > 1:
+        log(f"against the whole batch on one system: largest relative "
+            f"difference {max(history['whole_batch_error']):.3g} "
+            f"(tolerance {SWARM_TOLERANCE:g})")
     forward, backward = np.mean(history["phase_cycles"], axis=0)
-    log(f"mean cycles per step {np.mean(history['step_cycles']):,.0f} "
+    slowest = " of the slowest system" if n > 1 else ""
+    log(f"mean cycles per step{slowest} "
+        f"{np.mean(history['step_cycles']):,.0f} "
         f"(forward to the logits {forward:,.0f}, backward and gradients "
         f"{backward:,.0f}), weight wavelets per step "
         f"{np.mean(history['weight_words']):,.0f}")
+    if n > 1:
+        down, up = history["root_words"]
+        done = history["steps_checked"]
+        log(f"all {n} systems: {np.mean(history['step_cycles_total']):,.0f} "
+            f"cycles per step; through the SwarmX root per step: "
+            f"{down / done:,.0f} words down to each system, "
+            f"{up / done:,.0f} summed words up")
     return history
 
 

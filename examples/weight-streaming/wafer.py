@@ -5,6 +5,11 @@ A 2-layer MLP step runs as: load the input block, stream W1 (forward), ReLU,
 stream W2 (forward), gather the logits to the host, load the loss gradient,
 stream W2 transposed (backward), ReLU', then the gradient-request masks of
 W2 and W1, whose gradients come back on the output streams.
+
+Several systems (README.md, "SwarmX") all load the one compiled layout and
+sit behind a tessera.swarmx.SwarmX: the weight and command streams are
+broadcast, each system gets its shard of the batch and its own dZ, and the
+gradient streams come back summed.
 """
 
 import os
@@ -15,6 +20,7 @@ from cerebras.geometry.geometry import IntVector
 from cerebras.sdk.runtime.sdkruntimepybind import (
     Color, Edge, Route, RoutingPosition, SdkLayout, SdkRuntime, SdkTarget,
     SimfabConfig, get_platform)
+from tessera.swarmx import SwarmX
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNEL = os.path.join(HERE, "ws_pe.csl")
@@ -144,24 +150,45 @@ def line_words(indptr, indices, data, column_of, local_of, ncols):
 
 
 class Wafer:
-    """Compiles the layout into `out_dir` and runs steps on the emulator."""
+    """Compiles the layout into `out_dir` once and loads it into `systems`
+    emulated systems behind a SwarmX of the given fan-out (one system is a
+    swarm of one). `geo` is one system's geometry: its batch is a shard."""
 
-    def __init__(self, geo, out_dir):
+    def __init__(self, geo, out_dir, systems=1, fanout=2):
         self.geo = geo
         layout, platform, streams = build_layout(geo)
         self.artifacts = layout.compile(out_prefix=out_dir)
         self.w_streams, self.d_streams, self.out_streams = streams
-        self.runtime = SdkRuntime(self.artifacts, platform,
-                                  memcpy_required=False, sim_log="")
-        self.runtime.load()
-        self.runtime.run()
+        runtimes = []
+        try:
+            for _ in range(systems):
+                runtimes.append(SdkRuntime(self.artifacts, platform,
+                                           memcpy_required=False,
+                                           sim_log=""))
+            self.swarm = SwarmX(runtimes, fanout)
+            self.swarm.load()
+            self.swarm.run()
+        except BaseException:
+            # Stop the systems made before the failure, and keep its error
+            # rather than one from a system that never ran.
+            for runtime in runtimes:
+                try:
+                    runtime.stop()
+                except Exception:
+                    pass
+            raise
 
     def stop(self):
-        self.runtime.stop()
+        self.swarm.stop()
+
+    @property
+    def systems(self):
+        return len(self.swarm)
 
     @property
     def cycles(self):
-        return self.runtime.cycles
+        """The slowest system's clock."""
+        return self.swarm.cycles
 
     # Where each layer's indices live: layer 1's inputs are spread over the
     # columns, every other operand is replicated (global index = local).
@@ -181,14 +208,21 @@ class Wafer:
         return line_words(indptr, cols, zeros, *where, self.geo.ncols), cols
 
     def step(self, x, w1, w2, w2t, mask1, mask2, loss_grad):
-        """One training step. x: (batch, n_in) float32; w1, w2: forward
-        CSRs of the FP16 copies; w2t: W2's transposed CSR; mask1, mask2:
-        gradient-request masks (bool, dense); loss_grad(logits) -> dZ, both
-        (batch, n_out) float32. Returns the logits and the gradients of W1
-        and W2 in request (row-major) order."""
-        g, rt = self.geo, self.runtime
-        P, Q, bq = g.ncols, g.nrows, g.bq
-        start = rt.cycles
+        """One training step on every system. x: (batch, n_in) float32,
+        the whole batch: system i gets samples [i * shard, (i + 1) *
+        shard) of it, shard = geo.batch. w1, w2: forward CSRs of the FP16
+        copies; w2t: W2's transposed CSR; mask1, mask2: gradient-request
+        masks (bool, dense). loss_grad(rows, logits) -> dZ: the loss head
+        of the shard of samples `rows` (a slice of the batch), both
+        (shard, n_out) float32. Returns the whole batch's logits and the
+        gradients of W1 and W2, summed over the systems by the SwarmX, in
+        request (row-major) order."""
+        g, swarm = self.geo, self.swarm
+        P, Q, bq, n = g.ncols, g.nrows, g.bq, len(self.swarm)
+        if len(x) != n * g.batch:
+            raise ValueError(f"a batch of {len(x)} is not {n} shards of "
+                             f"{g.batch}")
+        start = swarm.system_cycles
         fwd1 = line_words(w1.indptr, w1.indices, w1.data, *self._spread(), P)
         fwd2 = line_words(w2.indptr, w2.indices, w2.data,
                           *self._replicated(), P)
@@ -196,6 +230,7 @@ class Wafer:
                           *self._replicated(), P)
         grad2, cols2 = self._grad_lines(mask2, self._replicated())
         grad1, cols1 = self._grad_lines(mask1, self._spread())
+        # MemoryX's streams: the same for every system, so broadcast.
         for c in range(P):
             words = [
                 cmd(SET_LEN, g.slots * bq), cmd(LOAD, g.off_x),
@@ -217,34 +252,51 @@ class Wafer:
                 cmd(SET_SRC, g.off_x), cmd(SET_DST, g.off_dh), cmd(GRAD),
                 grad1[c]]
             stream = np.concatenate([np.atleast_1d(w) for w in words])
-            rt.send(self.w_streams[c], stream.astype(np.uint32),
-                    nonblock=True)
-        # Input block: column c's slots, for each row's samples.
-        xt = np.zeros((g.slots * P, g.batch), dtype=np.float32)
-        xt[:g.n_in] = x.T
-        for c in range(P):
-            block = xt[c::P].reshape(g.slots, Q, bq).transpose(1, 0, 2)
-            rt.send(self.d_streams[c], np.ascontiguousarray(block),
-                    nonblock=True)
-        got = np.zeros(Q * g.n_out * bq, dtype=np.float32)
-        rt.receive(self.out_streams[0], got, got.size)
-        forward = rt.cycles
-        logits = got.reshape(Q, g.n_out, bq).transpose(0, 2, 1).reshape(
-            g.batch, g.n_out)
-        dz = np.ascontiguousarray(loss_grad(logits), dtype=np.float32)
-        block = np.ascontiguousarray(
-            dz.reshape(Q, bq, g.n_out).transpose(0, 2, 1))
-        for c in range(P):
-            rt.send(self.d_streams[c], block, nonblock=True)
+            swarm.send(self.w_streams[c], stream.astype(np.uint32),
+                       nonblock=True)
+        # Each system's input block: column c's slots, for each row's
+        # samples of its shard. Shards bypass the tree.
+        shards = [slice(i * g.batch, (i + 1) * g.batch) for i in range(n)]
+        for i, rows in enumerate(shards):
+            xt = np.zeros((g.slots * P, g.batch), dtype=np.float32)
+            xt[:g.n_in] = x[rows].T
+            for c in range(P):
+                block = xt[c::P].reshape(g.slots, Q, bq).transpose(1, 0, 2)
+                swarm.send_to(i, self.d_streams[c],
+                              np.ascontiguousarray(block), nonblock=True)
+        # Each system's logits come back to its own loss head, whose dZ
+        # goes back to that system alone.
+        logits = np.zeros((n * g.batch, g.n_out), dtype=np.float32)
+        forward = []
+        for i, rows in enumerate(shards):
+            got = np.zeros(Q * g.n_out * bq, dtype=np.float32)
+            swarm.receive_from(i, self.out_streams[0], got, got.size)
+            forward.append(swarm.system_cycles[i])
+            logits[rows] = got.reshape(Q, g.n_out, bq).transpose(
+                0, 2, 1).reshape(g.batch, g.n_out)
+            dz = np.ascontiguousarray(loss_grad(rows, logits[rows]),
+                                      dtype=np.float32)
+            block = np.ascontiguousarray(
+                dz.reshape(Q, bq, g.n_out).transpose(0, 2, 1))
+            for c in range(P):
+                swarm.send_to(i, self.d_streams[c], block, nonblock=True)
+        # The gradients: summed over the systems up the tree.
         per_col = [np.zeros(np.count_nonzero(cols2 % P == c)
                             + np.count_nonzero(cols1 % P == c),
                             dtype=np.float32) for c in range(P)]
-        tasks = [rt.receive(self.out_streams[c], per_col[c], per_col[c].size,
-                            nonblock=True) for c in range(P)]
+        tasks = [swarm.receive(self.out_streams[c], per_col[c],
+                               per_col[c].size, nonblock=True)
+                 for c in range(P)]
         for task in tasks:
-            rt.task_wait(task)
-        # Cycles until the logits reached the host, and after.
-        self.phase_cycles = (forward - start, rt.cycles - forward)
+            swarm.task_wait(task)
+        end = swarm.system_cycles
+        # Per system: the cycles of the step, and its split at the moment
+        # its logits reached the host.
+        self.system_cycles = [e - s for s, e in zip(start, end)]
+        self.system_phase_cycles = [(f - s, e - f)
+                                    for s, f, e in zip(start, forward, end)]
+        slowest = int(np.argmax(self.system_cycles))
+        self.phase_cycles = self.system_phase_cycles[slowest]
         grads2 = np.zeros(len(cols2), dtype=np.float32)
         grads1 = np.zeros(len(cols1), dtype=np.float32)
         for c in range(P):
