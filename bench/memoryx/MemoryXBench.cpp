@@ -10,7 +10,15 @@
 //               step that left the mask alone;
 //   forward     every (row, col, value) in forward order into a sink
 //               (forEachForward);
-//   transposed  the same in transposed order (forEachTransposed).
+//   transposed  the same in transposed order (forEachTransposed);
+//   wire        the forward stream in wire format, 4 bytes per index word
+//               (streamForward), through a 16 KiB buffer handed to a
+//               consumer that checksums each block; the transposed one
+//               likewise (streamTransposed);
+//   encode+stream  issue 10's "encoding plus streaming": refresh, then the
+//               wire stream, timed as one operation;
+//   pipelined   the same in one pass (refreshAndStreamForward): each 4 rows
+//               are streamed right after they are rounded.
 //
 // The sink adds every value, converted exactly to an integer count of
 // 2^-24 (the FP16 quantum) through a table, and the XOR of its row and
@@ -30,7 +38,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <random>
+#include <span>
 #include <vector>
 
 using namespace tessera;
@@ -67,21 +77,67 @@ struct EntrySink {
   }
 };
 
-template <typename Body> double medianSeconds(int runs, Body &&body) {
-  std::vector<double> times;
-  for (int run = 0; run < runs; ++run) {
-    Clock::time_point start = Clock::now();
-    body();
-    times.push_back(
-        std::chrono::duration<double>(Clock::now() - start).count());
+/// The consumer of the wire stream: sums the pairs of each block (mod
+/// 2^32, which vectorises) so that the stream cannot be optimised away.
+struct WireSink {
+  uint32_t sum = 0;
+  size_t pairs = 0;
+  void operator()(std::span<const uint32_t> block, size_t) {
+    uint32_t blockSum = 0;
+    for (uint32_t pair : block)
+      blockSum += pair;
+    sum += blockSum;
+    pairs += block.size();
   }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  bool operator==(const WireSink &) const = default;
+};
+
+/// The same checksum straight from the raw arrays.
+WireSink expectedWire(const SparseMatrix &matrix) {
+  WireSink expected;
+  const IndexStream &index = matrix.forwardIndex();
+  for (uint32_t row = 0; row < matrix.rows(); ++row) {
+    uint32_t begin = index.offsets()[row];
+    for (uint32_t word = 0; word < index.offsets()[row + 1] - begin; ++word)
+      expected.sum += uint32_t(index.deltas()[begin + word]) |
+                      uint32_t(matrix.values()[matrix.valueIndex(row, word)])
+                          << 16;
+  }
+  expected.pairs = index.streamLength();
+  return expected;
 }
 
-void report(const char *what, double seconds, size_t nonzeros) {
-  std::printf("  %-32s %8.2f ms %7.3f Gnz/s\n", what, seconds * 1e3,
-              double(nonzeros) / seconds / 1e9);
+/// Medians of the wall-clock time and of this thread's CPU time; on a
+/// shared machine the second leaves out the time the thread was preempted.
+struct Timing {
+  double wall = 0, cpu = 0;
+};
+
+double threadSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return double(now.tv_sec) + double(now.tv_nsec) * 1e-9;
+}
+
+template <typename Body> Timing medianSeconds(int runs, Body &&body) {
+  std::vector<double> walls, cpus;
+  for (int run = 0; run < runs; ++run) {
+    double cpuStart = threadSeconds();
+    Clock::time_point start = Clock::now();
+    body();
+    walls.push_back(
+        std::chrono::duration<double>(Clock::now() - start).count());
+    cpus.push_back(threadSeconds() - cpuStart);
+  }
+  std::sort(walls.begin(), walls.end());
+  std::sort(cpus.begin(), cpus.end());
+  return {walls[walls.size() / 2], cpus[cpus.size() / 2]};
+}
+
+void report(const char *what, Timing time, size_t nonzeros) {
+  std::printf("  %-34s %8.2f ms %7.3f Gnz/s   cpu %8.2f ms %7.3f Gnz/s\n", what,
+              time.wall * 1e3, double(nonzeros) / time.wall / 1e9,
+              time.cpu * 1e3, double(nonzeros) / time.cpu / 1e9);
 }
 
 } // namespace
@@ -120,11 +176,11 @@ int main(int argc, char **argv) {
     }
     SparseMatrix matrix;
     Status failed;
-    double rebuild = medianSeconds(runs, [&] {
+    Timing rebuild = medianSeconds(runs, [&] {
       if (Status status = matrix.rebuild(master, mask); !status)
         failed = std::move(status);
     });
-    double refresh = medianSeconds(runs, [&] {
+    Timing refresh = medianSeconds(runs, [&] {
       if (Status status = matrix.refreshValues(master); !status)
         failed = std::move(status);
     });
@@ -145,23 +201,88 @@ int main(int argc, char **argv) {
         totals.push_back(sink.totals);
       });
     };
-    double forward = streamEntries(false);
-    double transposed = streamEntries(true);
+    Timing forward = streamEntries(false);
+    Timing transposed = streamEntries(true);
+
+    // The wire stream alone, after a refresh, and a band at a time.
+    std::vector<uint32_t> buffer(4096);
+    std::vector<WireSink> wires;
+    Timing wire = medianSeconds(runs, [&] {
+      WireSink sink;
+      matrix.streamForward(buffer, sink);
+      wires.push_back(sink);
+    });
+    std::vector<WireSink> transposedWires;
+    Timing transposedWire = medianSeconds(runs, [&] {
+      WireSink sink;
+      matrix.streamTransposed(buffer, sink);
+      transposedWires.push_back(sink);
+    });
+    Timing encodeStream = medianSeconds(runs, [&] {
+      WireSink sink;
+      if (Status status = matrix.refreshValues(master); !status)
+        failed = std::move(status);
+      matrix.streamForward(buffer, sink);
+      wires.push_back(sink);
+    });
+    Timing pipelined = medianSeconds(runs, [&] {
+      WireSink sink;
+      if (Status status = matrix.refreshAndStreamForward(master, buffer, sink);
+          !status)
+        failed = std::move(status);
+      wires.push_back(sink);
+    });
+    if (!failed) {
+      std::fprintf(stderr, "tessera-bench-memoryx: error: %s\n",
+                   failed.error().c_str());
+      return 1;
+    }
 
     size_t nonzeros = matrix.nonzeroCount();
-    std::printf("%.0f%% sparse: %zu nonzeros, %s layout\n", sparsity * 100,
-                nonzeros, matrix.isTiled() ? "tiled" : "packed");
+    std::printf("%.0f%% sparse: %zu nonzeros, %s layout   (wall-clock and "
+                "thread CPU time)\n",
+                sparsity * 100, nonzeros,
+                matrix.isTiled() ? "tiled" : "packed");
     report("rebuild (structure and values)", rebuild, nonzeros);
-    report("refresh (values only)", refresh, nonzeros);
-    report("forward stream", forward, nonzeros);
-    report("transposed stream", transposed, nonzeros);
+    report("refresh (encode: FP16 values)", refresh, nonzeros);
+    report("forward visit (row, col, value)", forward, nonzeros);
+    report("transposed visit", transposed, nonzeros);
+    report("wire stream (forward, 4 B/word)", wire, nonzeros);
+    report("transposed wire stream", transposedWire, nonzeros);
+    report("encode+stream: refresh, then wire", encodeStream, nonzeros);
+    report("encode+stream in one pass", pipelined, nonzeros);
     bool agree = std::all_of(totals.begin(), totals.end(),
                              [&](const Totals &t) { return t == totals[0]; });
     std::printf("  sums: values %.6f, row^col %llu, %s\n",
                 std::ldexp(double(totals[0].values), -24),
                 static_cast<unsigned long long>(totals[0].positions),
                 agree ? "equal in every run" : "DIFFERENT");
-    if (!agree)
+    WireSink expected = expectedWire(matrix);
+    bool wireAgrees =
+        std::all_of(wires.begin(), wires.end(),
+                    [&](const WireSink &w) { return w == expected; });
+    std::printf("  wire: %zu pairs, sum 0x%08x, %s\n", expected.pairs,
+                expected.sum,
+                wireAgrees ? "as the raw arrays in every run" : "DIFFERENT");
+    // The transposed pairs are the same multiset of words' values in
+    // another order: their count and their value halves must agree.
+    uint32_t valueSum = 0;
+    for (uint16_t half : matrix.values())
+      valueSum += uint32_t(half) << 16;
+    auto transposedAgrees = [&](const WireSink &w) {
+      uint32_t wordSum = 0;
+      for (uint16_t word : matrix.transposedIndex().deltas())
+        wordSum += word;
+      return w.pairs == matrix.transposedIndex().streamLength() &&
+             w.sum == wordSum + valueSum;
+    };
+    bool transposedOk = std::all_of(transposedWires.begin(),
+                                    transposedWires.end(), transposedAgrees);
+    std::printf("  transposed wire: %zu pairs, %s\n",
+                matrix.transposedIndex().streamLength(),
+                transposedOk ? "values and words as the raw arrays"
+                             : "DIFFERENT");
+    if (!agree || !wireAgrees || !transposedOk)
       return 1;
   }
   return 0;

@@ -27,8 +27,21 @@ inline constexpr size_t HalfChunk = 32;
 void roundToHalfInChunks(const float *in, size_t count, uint16_t *out,
                          size_t chunkStride);
 
+/// Rounds the values one line of an index stream selects, chunk by chunk
+/// like roundToHalfInChunks: word k moves a cursor (0 at the start) by
+/// words[k], and its value is line[cursor], or +0 for an escape word.
+/// The cursor never passes the line's last entry, so `line` need only
+/// reach it.
+void roundSelectedToHalfInChunks(const float *line, const uint16_t *words,
+                                 size_t count, uint16_t *out,
+                                 size_t chunkStride);
+
 /// Whether roundToHalf uses the F16C instructions on this CPU.
 bool usesHardwareHalfConversion();
+
+/// Tests only: true makes every function here take the portable path
+/// (not thread-safe; set it back to false afterwards).
+void setPortableHalfConversionForTesting(bool portable);
 
 } // namespace tessera::memoryx
 

@@ -19,6 +19,10 @@
 // Unused slots (short rows in a band) are +0 padding; the tiled layout is
 // used only while the padding stays under half the values.
 //
+// Streaming: the visitors (forEach*) decode (row, col, value) for a sink
+// inlined per entry; the wire streams (stream*) write 4-byte (word, value)
+// pairs into a caller's buffer, handed over a block at a time.
+//
 // The structure is exactly the mask: a weight the mask keeps is stored even
 // when its FP16 value is zero (an exactly zero master weight, or one that
 // rounds to zero), so the index streams change only when the mask does and
@@ -36,6 +40,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 namespace tessera::memoryx {
 
@@ -53,6 +58,9 @@ public:
   Status rebuild(std::span<const float> master, const Mask &mask);
   /// Rounds `master` again into the existing structure.
   Status refreshValues(std::span<const float> master);
+  /// The same for rows [firstRow, endRow) only.
+  Status refreshRows(std::span<const float> master, uint32_t firstRow,
+                     uint32_t endRow);
 
   uint32_t rows() const { return forward.lineCount(); }
   uint32_t cols() const { return forward.lineLength(); }
@@ -78,13 +86,66 @@ public:
 
   /// sink(row, col, halfBits) for every stored weight, row by row.
   template <typename Sink> void forEachForward(Sink &&sink) const {
-    for (uint32_t row = 0, end = rows(); row < end; ++row)
+    for (uint32_t row = 0, end = rows(); row < end; ++row) {
+      if (row % BandRows == 0)
+        warmBand(row);
       forEachInRow(row, sink);
+    }
   }
   /// sink(row, col, halfBits) for every stored weight, column by column.
   template <typename Sink> void forEachTransposed(Sink &&sink) const {
     for (uint32_t col = 0, end = cols(); col < end; ++col)
       forEachInColumn(col, sink);
+  }
+
+  /// The forward stream as the wafer receives it: one 32-bit pair per
+  /// index word, escapes included, with the word in the low 16 bits and its
+  /// FP16 value (+0 for an escape) in the high 16 bits. The pairs of rows
+  /// [firstRow, endRow) are written into `buffer` in stream order and
+  /// handed over whenever it is full and at the end, as
+  /// consume(std::span<const uint32_t> pairs, size_t firstWord), where
+  /// firstWord is the position of pairs[0] in forwardIndex().deltas(); the
+  /// row offsets there say where rows end. An empty buffer streams nothing.
+  /// In the tiled layout a band is read ahead (in memory order) when its
+  /// first row is streamed; see warmBand.
+  template <typename Consume>
+  void streamForward(std::span<uint32_t> buffer, Consume &&consume) const {
+    streamForwardRows(0, rows(), buffer, consume);
+  }
+  template <typename Consume>
+  void streamForwardRows(uint32_t firstRow, uint32_t endRow,
+                         std::span<uint32_t> buffer, Consume &&consume) const {
+    writeForwardPairs(firstRow, endRow, buffer, blockCallback<Consume>(),
+                      calleeOf(consume));
+  }
+
+  /// The transposed stream in the same wire format: columns
+  /// [firstCol, endCol) of transposedIndex(), each word with the value that
+  /// transposedValueIndex() names (+0 for an escape); firstWord is a
+  /// position in transposedIndex().deltas().
+  template <typename Consume>
+  void streamTransposed(std::span<uint32_t> buffer, Consume &&consume) const {
+    streamTransposedColumns(0, cols(), buffer, consume);
+  }
+  template <typename Consume>
+  void streamTransposedColumns(uint32_t firstCol, uint32_t endCol,
+                               std::span<uint32_t> buffer,
+                               Consume &&consume) const {
+    writeTransposedPairs(firstCol, endCol, buffer, blockCallback<Consume>(),
+                         calleeOf(consume));
+  }
+
+  /// Encoding plus streaming in one pass: the same values as
+  /// refreshValues(master) and the same blocks as streamForward(buffer,
+  /// consume) after it, but each piece of a row is paired with its words
+  /// straight after rounding, and the values are stored without being read
+  /// back (see EncodeStream.cpp). An empty buffer only refreshes.
+  template <typename Consume>
+  Status refreshAndStreamForward(std::span<const float> master,
+                                 std::span<uint32_t> buffer,
+                                 Consume &&consume) {
+    return refreshAndWritePairs(master, buffer, blockCallback<Consume>(),
+                                calleeOf(consume));
   }
 
   template <typename Sink> void forEachInRow(uint32_t row, Sink &&sink) const {
@@ -137,9 +198,42 @@ public:
 
 private:
   friend struct SparseMatrixAccess;
+  using PairBlockFn = void (*)(void *callee, std::span<const uint32_t> pairs,
+                               size_t firstWord);
+  /// The consumer is called through one function pointer per block, never
+  /// per pair, so that the pairing loops stay out of line and vectorised.
+  template <typename Consume> static PairBlockFn blockCallback() {
+    return [](void *callee, std::span<const uint32_t> pairs, size_t first) {
+      (*static_cast<std::remove_reference_t<Consume> *>(callee))(pairs, first);
+    };
+  }
+  template <typename Consume> static void *calleeOf(Consume &consume) {
+    return const_cast<void *>(static_cast<const void *>(&consume));
+  }
+  struct PairWriter;
+  void writeForwardPairs(uint32_t firstRow, uint32_t endRow,
+                         std::span<uint32_t> buffer, PairBlockFn consume,
+                         void *callee) const;
+  void writeTransposedPairs(uint32_t firstCol, uint32_t endCol,
+                            std::span<uint32_t> buffer, PairBlockFn consume,
+                            void *callee) const;
+  void appendForwardPairs(uint32_t firstRow, uint32_t endRow,
+                          PairWriter &writer) const;
+  Status refreshAndWritePairs(std::span<const float> master,
+                              std::span<uint32_t> buffer, PairBlockFn consume,
+                              void *callee);
+  Status checkMaster(std::span<const float> master) const;
+  /// Rounds rows [firstRow, endRow) into values() and, given a writer,
+  /// streams them too.
+  void encodeRows(const float *master, uint32_t firstRow, uint32_t endRow,
+                  PairWriter *writer);
   /// Chooses the layout and places each row in the value array.
   void layOutValues();
   void buildTransposed(const Mask &mask);
+  /// In the tiled layout, reads the band holding `row` once in memory
+  /// order, so that a row-by-row walk over it then hits the cache; see
+  /// SparseMatrix.cpp.
+  void warmBand(uint32_t row) const;
 
   IndexStream forward;
   IndexStream transposed;
