@@ -323,6 +323,11 @@ RouteChecker::findConvergingStreams(std::span<const ColorRoute> routes) const {
       }
     }
 
+    // Naming a problem's senders scans the color's senders, so only the
+    // first few problems of a color name them (a wafer of one-PE routes
+    // may have a problem at every PE).
+    constexpr unsigned MaxNamedSenders = 16;
+    unsigned named = 0;
     for (const Receiver &receiver : streams.receivers) {
       if (!receiver.count)
         continue;
@@ -334,7 +339,7 @@ RouteChecker::findConvergingStreams(std::span<const ColorRoute> routes) const {
             {RoutePort::East, 1, 0, RoutePort::West},
             {RoutePort::South, 0, 1, RoutePort::North},
             {RoutePort::North, 0, -1, RoutePort::South}}) {
-        if (!(receiver.from & routePortBit(port)))
+        if (named >= MaxNamedSenders || !(receiver.from & routePortBit(port)))
           continue;
         int64_t nx = receiver.x + dx, ny = receiver.y + dy;
         for (size_t sender : streams.senders)
@@ -354,6 +359,7 @@ RouteChecker::findConvergingStreams(std::span<const ColorRoute> routes) const {
               routes[receiver.route], receiver.x, receiver.y, otherPEs,
               "is received from " + formatPorts(receiver.from) + " at once"),
           {}};
+      named += !senders.empty();
       problem.senders = std::move(senders);
       problems.push_back(std::move(problem));
     }
