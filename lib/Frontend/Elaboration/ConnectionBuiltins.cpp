@@ -18,42 +18,47 @@ using sema::Value;
 std::optional<Value> LayoutBuilder::getSymbolicColor(sema::BuiltinArgs &args) {
   if (!expectArgs(args, 1, 1))
     return std::nullopt;
-  std::optional<Value> name = args.evaluate(0);
+  std::optional<std::string> name = nameArg(args, 0, "color");
   if (!name)
     return std::nullopt;
-  llvm::SMLoc loc = args.getArg(0).getLoc();
-  if (!name->is(Value::Kind::String) || name->getString().empty()) {
-    interp.getDiagnostics().error(
-        loc, "'@get_symbolic_color' expects a non-empty comptime_string "
-             "naming the color, found '" +
-                 name->getType()->str() + "'");
-    return std::nullopt;
-  }
   // One name is one color, however often it is asked for.
   size_t index = 0;
   while (index < layout.symbolicColors.size() &&
-         layout.symbolicColors[index].name != name->getString())
+         layout.symbolicColors[index].name != *name)
     ++index;
   if (index == layout.symbolicColors.size())
-    layout.symbolicColors.push_back({name->getString().str(), loc, {}});
+    layout.symbolicColors.push_back({*name, args.getArg(0).getLoc(), {}});
   return Value::getHandle(interp.getTypes().get(sema::Type::Kind::Color),
                           SymbolicColorBase + static_cast<int64_t>(index));
 }
 
-std::optional<int64_t> LayoutBuilder::colorOf(const Value &value,
-                                              llvm::SMLoc loc) {
+std::optional<int64_t>
+LayoutBuilder::colorOf(const Value &value, llvm::SMLoc loc, bool allowNumber) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
-  if (!value.is(Value::Kind::Handle) ||
-      !value.getType()->is(sema::Type::Kind::Color)) {
+  int64_t id;
+  if (value.is(Value::Kind::Handle) &&
+      value.getType()->is(sema::Type::Kind::Color)) {
+    id = static_cast<int64_t>(value.getHandleID());
+  } else if (allowNumber && value.is(Value::Kind::Int) &&
+             value.getInt().getSignificantBits() <= 32) {
+    id = value.getInt().getExtValue();
+  } else {
     diags.error(loc,
                 "expected a color, found '" + value.getType()->str() + "'");
     return std::nullopt;
   }
-  auto id = static_cast<int64_t>(value.getHandleID());
-  if (id >= SymbolicColorBase)
+  if (id >= SymbolicColorBase &&
+      id - SymbolicColorBase <
+          static_cast<int64_t>(layout.symbolicColors.size()))
     return id;
   const target::TargetModel &model =
       target::TargetModel::get(interp.getOptions().arch);
+  if (id < 0 || id >= model.getNumRoutableColors()) {
+    diags.error(loc, "color " + llvm::Twine(id) + " is not routable on '" +
+                         llvm::StringRef(model.getName()) + "' (0 to " +
+                         llvm::Twine(model.getNumRoutableColors() - 1) + ")");
+    return std::nullopt;
+  }
   if (interp.getOptions().memcpy &&
       llvm::is_contained(model.getMemcpyReservedColors(),
                          static_cast<unsigned>(id))) {
@@ -138,11 +143,9 @@ std::optional<Value> LayoutBuilder::connect(sema::BuiltinArgs &args) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
   if (!expectArgs(args, 2, 2))
     return std::nullopt;
-  llvm::SMLoc loc = args.getCall().getLoc();
-  if (!layout.rectangle) {
-    diags.error(loc, "'@connect' before '@set_rectangle'");
+  if (!expectRectangle(args))
     return std::nullopt;
-  }
+  llvm::SMLoc loc = args.getCall().getLoc();
   std::optional<Value> color = args.evaluate(0);
   if (!color)
     return std::nullopt;
@@ -206,23 +209,14 @@ std::optional<Value> LayoutBuilder::hostStream(sema::BuiltinArgs &args) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
   if (!expectArgs(args, 2, 2))
     return std::nullopt;
-  llvm::SMLoc loc = args.getCall().getLoc();
-  if (!layout.rectangle) {
-    diags.error(loc, "'@host_stream' before '@set_rectangle'");
+  if (!expectRectangle(args))
     return std::nullopt;
-  }
-  std::optional<Value> name = args.evaluate(0);
+  llvm::SMLoc loc = args.getCall().getLoc();
+  std::optional<std::string> name = nameArg(args, 0, "stream");
   if (!name)
     return std::nullopt;
-  if (!name->is(Value::Kind::String) || name->getString().empty()) {
-    diags.error(args.getArg(0).getLoc(),
-                "'@host_stream' expects a non-empty comptime_string naming "
-                "the stream, found '" +
-                    name->getType()->str() + "'");
-    return std::nullopt;
-  }
   for (const HostStream &other : layout.hostStreams)
-    if (other.name == name->getString()) {
+    if (other.name == *name) {
       diags.error(args.getArg(0).getLoc(),
                   "host stream '" + other.name + "' is declared twice");
       diags.note(other.loc, "first declared here");
@@ -246,7 +240,7 @@ std::optional<Value> LayoutBuilder::hostStream(sema::BuiltinArgs &args) {
     return std::nullopt;
   }
   HostStream stream;
-  stream.name = name->getString().str();
+  stream.name = *name;
   stream.loc = loc;
   std::optional<int64_t> colorID = colorOf(*color, optionsLoc);
   if (!colorID)

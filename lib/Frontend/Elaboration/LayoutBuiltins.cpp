@@ -148,14 +148,38 @@ std::optional<Value> LayoutBuilder::getRectangle(sema::BuiltinArgs &args) {
   return Value::getStruct(types.getComptimeStruct(), std::move(fields));
 }
 
+bool LayoutBuilder::expectRectangle(sema::BuiltinArgs &args) {
+  if (layout.rectangle)
+    return true;
+  interp.getDiagnostics().error(args.getCall().getLoc(),
+                                "'@" + args.getCall().name.text +
+                                    "' before '@set_rectangle'");
+  return false;
+}
+
+std::optional<std::string> LayoutBuilder::nameArg(sema::BuiltinArgs &args,
+                                                  unsigned i,
+                                                  llvm::StringRef what) {
+  std::optional<Value> name = args.evaluate(i);
+  if (!name)
+    return std::nullopt;
+  if (!name->is(Value::Kind::String) || name->getString().empty()) {
+    interp.getDiagnostics().error(args.getArg(i).getLoc(),
+                                  "'@" + args.getCall().name.text +
+                                      "' expects a non-empty comptime_string "
+                                      "naming the " +
+                                      what + ", found '" +
+                                      name->getType()->str() + "'");
+    return std::nullopt;
+  }
+  return name->getString().str();
+}
+
 std::optional<std::pair<int64_t, int64_t>>
 LayoutBuilder::peArgs(sema::BuiltinArgs &args) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
-  if (!layout.rectangle) {
-    diags.error(args.getCall().getLoc(),
-                "'@" + args.getCall().name.text + "' before '@set_rectangle'");
+  if (!expectRectangle(args))
     return std::nullopt;
-  }
   std::optional<int64_t> x = intArg(args, 0);
   std::optional<int64_t> y = x ? intArg(args, 1) : std::nullopt;
   if (!y)
@@ -171,8 +195,8 @@ LayoutBuilder::peArgs(sema::BuiltinArgs &args) {
   return std::make_pair(*x, *y);
 }
 
-const LayoutBuilder::TileFile *
-LayoutBuilder::getTileFile(llvm::StringRef path, llvm::SMLoc callLoc) {
+const LayoutBuilder::TileFile *LayoutBuilder::getTileFile(llvm::StringRef path,
+                                                          llvm::SMLoc callLoc) {
   if (auto it = tileFiles.find(path); it != tileFiles.end())
     return &it->second;
   LoadedFile *file = loader.load(path, callLoc, /*isImport=*/false,
@@ -216,9 +240,9 @@ std::optional<unsigned> LayoutBuilder::programFor(sema::BuiltinArgs &args,
   }
   if (!unknown.empty()) {
     llvm::sort(unknown);
-    diags.error(args.getArg(fileArg + 1).getLoc(), "'" + request->name +
-                                             "' declares no param named '" +
-                                             unknown.front() + "'");
+    diags.error(args.getArg(fileArg + 1).getLoc(),
+                "'" + request->name + "' declares no param named '" +
+                    unknown.front() + "'");
     return std::nullopt;
   }
   // A param the program cannot reach has no effect, so it must not split
@@ -278,38 +302,13 @@ LayoutBuilder::colorAndConfigArgs(sema::BuiltinArgs &args, unsigned colorArg) {
   std::optional<Value> color = args.evaluate(colorArg);
   if (!color)
     return std::nullopt;
+  // A layout may name a color by its number, as @get_color does.
+  std::optional<int64_t> colorID =
+      colorOf(*color, args.getArg(colorArg).getLoc(), /*allowNumber=*/true);
+  if (!colorID)
+    return std::nullopt;
   const target::TargetModel &model =
       target::TargetModel::get(interp.getOptions().arch);
-  int64_t colorID;
-  if (color->is(Value::Kind::Handle) &&
-      color->getType()->is(sema::Type::Kind::Color)) {
-    colorID = color->getHandleID();
-  } else if (color->is(Value::Kind::Int) &&
-             color->getInt().getSignificantBits() <= 32) {
-    colorID = color->getInt().getExtValue();
-  } else {
-    diags.error(args.getArg(colorArg).getLoc(),
-                "expected a color, found '" + color->getType()->str() + "'");
-    return std::nullopt;
-  }
-  bool symbolic = colorID >= SymbolicColorBase &&
-                  colorID - SymbolicColorBase <
-                      static_cast<int64_t>(layout.symbolicColors.size());
-  if (!symbolic && (colorID < 0 || colorID >= model.getNumRoutableColors())) {
-    diags.error(args.getArg(colorArg).getLoc(),
-                "color " + llvm::Twine(colorID) + " is not routable on '" +
-                    llvm::StringRef(model.getName()) + "' (0 to " +
-                    llvm::Twine(model.getNumRoutableColors() - 1) + ")");
-    return std::nullopt;
-  }
-  if (interp.getOptions().memcpy &&
-      llvm::is_contained(model.getMemcpyReservedColors(),
-                         static_cast<unsigned>(colorID))) {
-    diags.error(args.getArg(colorArg).getLoc(),
-                "color " + llvm::Twine(colorID) +
-                    " is reserved by the memcpy infrastructure (--memcpy)");
-    return std::nullopt;
-  }
   std::optional<Value> config = args.evaluate(colorArg + 1);
   if (!config)
     return std::nullopt;
@@ -324,7 +323,7 @@ LayoutBuilder::colorAndConfigArgs(sema::BuiltinArgs &args, unsigned colorArg) {
                                llvm::StringRef(model.getName()) + "'");
     return std::nullopt;
   }
-  return std::make_pair(colorID, *parsed);
+  return std::make_pair(*colorID, *parsed);
 }
 
 bool LayoutBuilder::configurePE(int64_t x, int64_t y, int64_t color,

@@ -32,23 +32,14 @@ std::optional<Value> LayoutBuilder::createCodeRegion(sema::BuiltinArgs &args) {
   sema::DiagnosticEngine &diags = interp.getDiagnostics();
   if (!expectArgs(args, 3, 3))
     return std::nullopt;
-  llvm::SMLoc loc = args.getCall().getLoc();
-  if (!layout.rectangle) {
-    diags.error(loc, "'@create_code_region' before '@set_rectangle'");
+  if (!expectRectangle(args))
     return std::nullopt;
-  }
-  std::optional<Value> name = args.evaluate(0);
+  llvm::SMLoc loc = args.getCall().getLoc();
+  std::optional<std::string> name = nameArg(args, 0, "region");
   if (!name)
     return std::nullopt;
-  if (!name->is(Value::Kind::String) || name->getString().empty()) {
-    diags.error(args.getArg(0).getLoc(),
-                "'@create_code_region' expects a non-empty comptime_string "
-                "naming the region, found '" +
-                    name->getType()->str() + "'");
-    return std::nullopt;
-  }
   for (const LayoutRegion &other : layout.regions)
-    if (other.name == name->getString()) {
+    if (other.name == *name) {
       diags.error(args.getArg(0).getLoc(),
                   "region '" + other.name + "' is created twice");
       diags.note(other.loc, "first created here");
@@ -60,15 +51,14 @@ std::optional<Value> LayoutBuilder::createCodeRegion(sema::BuiltinArgs &args) {
     return std::nullopt;
   auto [rectWidth, rectHeight] = *layout.rectangle;
   if (*width < 1 || *height < 1 || *width > rectWidth || *height > rectHeight) {
-    diags.error(loc, "region '" + name->getString() + "' must be 1x1 to " +
+    diags.error(loc, "region '" + *name + "' must be 1x1 to " +
                          llvm::Twine(rectWidth) + "x" +
                          llvm::Twine(rectHeight) + ", got " +
                          llvm::Twine(*width) + "x" + llvm::Twine(*height));
     return std::nullopt;
   }
   unsigned index = layout.regions.size();
-  layout.regions.push_back(
-      {name->getString().str(), *width, *height, std::nullopt, loc});
+  layout.regions.push_back({*name, *width, *height, std::nullopt, loc});
   sema::TypeContext &types = interp.getTypes();
   std::vector<sema::FieldValue> fields;
   fields.push_back({"region", Value::getComptimeInt(types, index)});

@@ -94,21 +94,10 @@ bool Network::injectAtEdge(unsigned x, unsigned y, pe::Port port,
     color ^= 1;
     lane = s.ensureLane(router, color);
   }
-  const Buffer &buffer = s.lanes[lane].buffers[index];
-  if (buffer.count >= buffer.capacity)
+  if (!s.admit(lane, index, color, wavelet))
     return false;
-  Entry &entry = s.push(s.lanes[lane], index);
-  entry.id = ++s.counters.injected;
-  entry.payload = wavelet.payload;
-  entry.color = uint8_t(color);
-  entry.control = wavelet.control;
-  entry.advances = 0;
-  entry.reported = 0;
-  s.reportUnroutable(s.lanes[lane], index, entry);
-  ++s.inFlight;
   ++s.counters.hops;
   ++s.counters.edgeIn;
-  s.refreshPending(lane);
   return true;
 }
 

@@ -73,4 +73,22 @@ void Network::State::reset(uint32_t index) {
   updateRoutes(lanes[index], cold[index]);
 }
 
+bool Network::State::admit(uint32_t laneIndex, unsigned buffer, unsigned color,
+                           const Wavelet &wavelet) {
+  Lane &lane = lanes[laneIndex];
+  if (lane.buffers[buffer].count >= lane.buffers[buffer].capacity)
+    return false;
+  Entry &entry = push(lane, buffer);
+  entry.id = ++counters.injected;
+  entry.payload = wavelet.payload;
+  entry.color = uint8_t(color);
+  entry.control = wavelet.control;
+  entry.advances = 0;
+  entry.reported = 0;
+  reportUnroutable(lane, buffer, entry);
+  ++inFlight;
+  refreshPending(laneIndex);
+  return true;
+}
+
 } // namespace tessera::emulator

@@ -173,20 +173,7 @@ bool Network::inject(unsigned x, unsigned y, Wavelet wavelet) {
     color ^= 1;
     lane = s.ensureLane(router, color);
   }
-  const Buffer &buffer = s.lanes[lane].buffers[RampPort];
-  if (buffer.count >= buffer.capacity)
-    return false;
-  Entry &entry = s.push(s.lanes[lane], RampPort);
-  entry.id = ++s.counters.injected;
-  entry.payload = wavelet.payload;
-  entry.color = uint8_t(color);
-  entry.control = wavelet.control;
-  entry.advances = 0;
-  entry.reported = 0;
-  s.reportUnroutable(s.lanes[lane], RampPort, entry);
-  ++s.inFlight;
-  s.refreshPending(lane);
-  return true;
+  return s.admit(lane, RampPort, color, wavelet);
 }
 
 bool Network::deliverFromHost(unsigned x, unsigned y, Wavelet wavelet) {

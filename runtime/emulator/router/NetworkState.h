@@ -204,6 +204,11 @@ struct Network::State {
   /// field by field (a whole Entry built on the stack and copied costs a
   /// store-forwarding stall per hop). Valid until the pool grows.
   Entry &push(Lane &lane, unsigned buffer);
+  /// A new wavelet from outside the network (the CE, or the host at an
+  /// edge port) into input buffer `buffer` of `lane` as `color`, numbered
+  /// like injected ones; false when the buffer is full.
+  bool admit(uint32_t lane, unsigned buffer, unsigned color,
+             const Wavelet &wavelet);
   Entry pop(Lane &lane, unsigned buffer);
   bool resize(Lane &lane, unsigned buffer, unsigned capacity);
   void refreshPending(uint32_t lane);

@@ -53,8 +53,10 @@ private:
   std::optional<sema::Value> getSymbolicColor(sema::BuiltinArgs &args);
   std::optional<sema::Value> connect(sema::BuiltinArgs &args);
   std::optional<sema::Value> hostStream(sema::BuiltinArgs &args);
-  /// A color value of argument `i` (physical or symbolic) as its handle ID.
-  std::optional<int64_t> colorOf(const sema::Value &value, llvm::SMLoc loc);
+  /// A color value (physical or symbolic; with `allowNumber` also a plain
+  /// integer) as its ID, checked to be routable and not memcpy's.
+  std::optional<int64_t> colorOf(const sema::Value &value, llvm::SMLoc loc,
+                                 bool allowNumber = false);
   /// `.{x, y}` as a PE of the rectangle, `.{region, x, y}` as one of a
   /// region; errors name `what`.
   std::optional<PERef> peOf(const sema::Value &value, llvm::StringRef what,
@@ -76,6 +78,12 @@ private:
   std::optional<sema::Value> getRectangle(sema::BuiltinArgs &args);
 
   bool expectArgs(sema::BuiltinArgs &args, unsigned min, unsigned max);
+  /// False after reporting a call that needs the rectangle before
+  /// `@set_rectangle`.
+  bool expectRectangle(sema::BuiltinArgs &args);
+  /// Argument `i` as a non-empty comptime_string naming a `what`.
+  std::optional<std::string> nameArg(sema::BuiltinArgs &args, unsigned i,
+                                     llvm::StringRef what);
   std::optional<int64_t> intArg(sema::BuiltinArgs &args, unsigned i);
   /// Evaluates arguments 0 and 1 as a PE of the rectangle.
   std::optional<std::pair<int64_t, int64_t>> peArgs(sema::BuiltinArgs &args);
