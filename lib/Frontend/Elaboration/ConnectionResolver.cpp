@@ -29,70 +29,57 @@ namespace {
 using routing::Port;
 using routing::PortMask;
 
-Port toPort(Direction direction) {
-  switch (direction) {
-  case Direction::West:
-    return Port::West;
-  case Direction::East:
-    return Port::East;
-  case Direction::South:
-    return Port::South;
-  case Direction::North:
-    return Port::North;
-  case Direction::Ramp:
-    return Port::Ramp;
-  }
-  return Port::Ramp;
-}
+/// The layout's directions and the router's ports, pair by pair (their
+/// bit orders differ).
+constexpr std::pair<Direction, Port> DirectionPorts[] = {
+    {Direction::West, Port::West},
+    {Direction::East, Port::East},
+    {Direction::South, Port::South},
+    {Direction::North, Port::North},
+    {Direction::Ramp, Port::Ramp}};
 
 Direction toDirection(Port port) {
-  switch (port) {
-  case Port::West:
-    return Direction::West;
-  case Port::East:
-    return Direction::East;
-  case Port::South:
-    return Direction::South;
-  case Port::North:
-    return Direction::North;
-  case Port::Ramp:
-    return Direction::Ramp;
-  }
+  for (auto [direction, p] : DirectionPorts)
+    if (p == port)
+      return direction;
   return Direction::Ramp;
 }
 
 DirectionMask toDirectionMask(PortMask ports) {
   DirectionMask mask = 0;
-  for (int i = 0; i < routing::NumPorts; ++i)
-    if (routing::containsPort(ports, routing::getPort(i)))
-      mask |= DirectionMask(1u << unsigned(toDirection(routing::getPort(i))));
+  for (auto [direction, port] : DirectionPorts)
+    if (routing::containsPort(ports, port))
+      mask |= DirectionMask(1u << unsigned(direction));
   return mask;
 }
 
-bool hasDirection(DirectionMask mask, Direction direction) {
-  return mask & (1u << unsigned(direction));
+PortMask toPortMask(DirectionMask mask) {
+  PortMask ports = 0;
+  for (auto [direction, port] : DirectionPorts)
+    if (mask & (1u << unsigned(direction)))
+      ports |= routing::getMask(port);
+  return ports;
 }
 
-/// Every direction a config may receive from (rx) or send to (tx), over
-/// its base routes and its switch positions.
-DirectionMask getAllDirections(const ColorConfig &config, bool rx) {
+/// Every port a config may receive from (rx) or send to (tx), over its
+/// base routes and its switch positions.
+PortMask getAllPorts(const ColorConfig &config, bool rx) {
   DirectionMask mask = rx ? config.rx : config.tx;
   for (const std::optional<SwitchPosition> &position :
        {config.pos1, config.pos2, config.pos3})
     if (position && position->isRx == rx)
       mask |= DirectionMask(1u << unsigned(position->direction));
-  return mask;
+  return toPortMask(mask);
 }
 
-/// The one mesh direction of `mask`, if it has exactly one.
-std::optional<Port> getSingleMeshPort(DirectionMask mask) {
+/// The one mesh port of `ports`, if it has exactly one.
+std::optional<Port> getSingleMeshPort(PortMask ports) {
   std::optional<Port> found;
-  for (Direction d :
-       {Direction::West, Direction::East, Direction::South, Direction::North})
-    if (hasDirection(mask, d)) {
+  for (int i = 0; i < routing::NumMeshPorts; ++i)
+    if (routing::containsPort(ports, routing::getPort(i))) {
       if (found)
         return std::nullopt;
-      found = toPort(d);
+      found = routing::getPort(i);
     }
   return found;
 }
@@ -208,9 +195,9 @@ bool Resolver::getRequiredPort(int64_t color, PEPos pe, bool isSource,
   const ColorConfig *config = getConfig(color, pe);
   if (!config)
     return true;
-  DirectionMask mask = getAllDirections(*config, /*rx=*/!isSource);
-  via = getSingleMeshPort(mask);
-  if (via || (mask & ~DirectionMask(1u << unsigned(Direction::Ramp))))
+  PortMask ports = getAllPorts(*config, /*rx=*/!isSource);
+  via = getSingleMeshPort(ports);
+  if (via || (ports & ~routing::getMask(Port::Ramp)))
     return true;
   diags.error(loc, "the layout configures " + describeColor(color) + " at " +
                        formatPE(pe) + " to " +
@@ -459,10 +446,10 @@ bool Resolver::writeRoutes() {
       // route must fit it.
       if (const ColorConfig *config = getConfig(origin.color, pos)) {
         bool isSource = pos == origin.source && !origin.edgeSource;
-        DirectionMask rx = getAllDirections(*config, true);
-        DirectionMask tx = getAllDirections(*config, false);
-        bool fits = isSource ? (toDirectionMask(hop.tx) & ~tx) == 0
-                             : hasDirection(rx, toDirection(hop.rx));
+        PortMask rx = getAllPorts(*config, true);
+        PortMask tx = getAllPorts(*config, false);
+        bool fits =
+            isSource ? (hop.tx & ~tx) == 0 : routing::containsPort(rx, hop.rx);
         if (!fits) {
           diags.error(
               origin.loc,
@@ -521,14 +508,6 @@ bool Resolver::writeRoutes() {
 bool Resolver::verifyRoutes() {
   routing::RouterTables tables;
   std::vector<unsigned> colors;
-  auto toPortMask = [](DirectionMask mask) {
-    routing::PortMask ports = 0;
-    for (Direction d : {Direction::Ramp, Direction::North, Direction::South,
-                        Direction::East, Direction::West})
-      if (hasDirection(mask, d))
-        ports |= routing::getMask(toPort(d));
-    return ports;
-  };
   for (size_t f = 0; f < routes.size(); ++f) {
     unsigned color = physical[origins[f].color];
     colors.push_back(color);
