@@ -31,9 +31,7 @@ private:
   int pickNext() const;
   /// The best free origin for `region`, if any.
   std::optional<RegionPoint> findOrigin(int region) const;
-  bool fits(int region, RegionPoint origin) const;
   void occupy(int region, RegionPoint origin);
-  int64_t getCost(int region, RegionPoint origin) const;
   int64_t getWireLength() const;
 
   int &cell(int x, int y) { return owner[size_t(y) * problem.width + x]; }
@@ -96,18 +94,6 @@ bool Placer::validate() {
                   std::to_string(problem.height) + " rectangle");
     cell(pe.x, pe.y) = -2;
   }
-  return true;
-}
-
-bool Placer::fits(int region, RegionPoint origin) const {
-  const CodeRegion &r = problem.regions[region];
-  if (origin.x < 0 || origin.y < 0 || origin.x + r.width > problem.width ||
-      origin.y + r.height > problem.height)
-    return false;
-  for (int y = 0; y < r.height; ++y)
-    for (int x = 0; x < r.width; ++x)
-      if (cell(origin.x + x, origin.y + y) != -1)
-        return false;
   return true;
 }
 
@@ -176,38 +162,53 @@ int Placer::pickNext() const {
   return best;
 }
 
-int64_t Placer::getCost(int region, RegionPoint origin) const {
-  int64_t cost = 0;
+std::optional<RegionPoint> Placer::findOrigin(int region) const {
+  // Taken PEs summed over every north-west rectangle, so that whether a
+  // region fits at an origin is four lookups, not a scan of its area.
+  int width = problem.width, height = problem.height;
+  std::vector<int> taken(size_t(width + 1) * (height + 1), 0);
+  auto sum = [&](int x, int y) -> int & {
+    return taken[size_t(y) * (width + 1) + x];
+  };
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x)
+      sum(x + 1, y + 1) =
+          (cell(x, y) != -1) + sum(x, y + 1) + sum(x + 1, y) - sum(x, y);
+  // Each connection to a placed region pulls the origin towards one point
+  // (where the far PE is, less this region's PE); one within the region
+  // costs the same everywhere.
+  struct Pull {
+    int x, y, weight;
+  };
+  std::vector<Pull> pulls;
   for (const RegionConnection &c : problem.connections) {
-    bool isFrom = c.from == region, isTo = c.to == region;
-    if (!isFrom && !isTo)
+    if ((c.from == region) == (c.to == region))
       continue;
+    bool isFrom = c.from == region;
     int other = isFrom ? c.to : c.from;
-    if (other != region && !placed[other])
+    if (!placed[other])
       continue;
     RegionPoint mine = isFrom ? c.fromPE : c.toPE;
     RegionPoint theirs = isFrom ? c.toPE : c.fromPE;
-    RegionPoint otherOrigin = other == region ? origin : origins[other];
-    cost += int64_t(c.weight) *
-            (std::abs(origin.x + mine.x - otherOrigin.x - theirs.x) +
-             std::abs(origin.y + mine.y - otherOrigin.y - theirs.y));
+    pulls.push_back({origins[other].x + theirs.x - mine.x,
+                     origins[other].y + theirs.y - mine.y, c.weight});
   }
-  return cost;
-}
-
-std::optional<RegionPoint> Placer::findOrigin(int region) const {
+  const CodeRegion &r = problem.regions[region];
   std::optional<RegionPoint> best;
   int64_t bestCost = std::numeric_limits<int64_t>::max();
   // Row-major scan: the first of equal costs is the north-west-most.
-  for (int y = 0; y < problem.height; ++y)
-    for (int x = 0; x < problem.width; ++x) {
-      RegionPoint origin{x, y};
-      if (!fits(region, origin))
+  for (int y = 0; y + r.height <= height; ++y)
+    for (int x = 0; x + r.width <= width; ++x) {
+      int x1 = x + r.width, y1 = y + r.height;
+      if (sum(x1, y1) - sum(x, y1) - sum(x1, y) + sum(x, y) != 0)
         continue;
-      int64_t cost = getCost(region, origin);
+      int64_t cost = 0;
+      for (const Pull &pull : pulls)
+        cost += int64_t(pull.weight) *
+                (std::abs(x - pull.x) + std::abs(y - pull.y));
       if (cost < bestCost) {
         bestCost = cost;
-        best = origin;
+        best = RegionPoint{x, y};
       }
     }
   return best;

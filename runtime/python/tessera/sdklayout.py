@@ -137,6 +137,18 @@ class Color:
         return f"Color({self.name!r})"
 
 
+def _edge_pes(width, height, edge):
+    """The PEs along one edge of a width x height region, west to east or
+    north to south."""
+    if edge == Edge.LEFT:
+        return [(0, y) for y in range(height)]
+    if edge == Edge.RIGHT:
+        return [(width - 1, y) for y in range(height)]
+    if edge == Edge.TOP:
+        return [(x, 0) for x in range(width)]
+    return [(x, height - 1) for x in range(width)]
+
+
 class Port:
     def __init__(self, region, color, edge, positions, size, is_input,
                  suffix):
@@ -150,14 +162,7 @@ class Port:
 
     def pes(self):
         """The port's PEs in region coordinates, in edge order."""
-        w, h = self.region.width, self.region.height
-        if self.edge == Edge.LEFT:
-            return [(0, y) for y in range(h)]
-        if self.edge == Edge.RIGHT:
-            return [(w - 1, y) for y in range(h)]
-        if self.edge == Edge.TOP:
-            return [(x, 0) for x in range(w)]
-        return [(x, h - 1) for x in range(w)]
+        return _edge_pes(self.region.width, self.region.height, self.edge)
 
     def __repr__(self):
         kind = "input" if self.is_input else "output"
@@ -309,7 +314,7 @@ class CodeRegion:
         for pe in self._all_pes():
             chosen = positions
             for edge, edge_positions in edges.items():
-                if pe in Port(self, color, edge, [], 0, True, "").pes():
+                if pe in _edge_pes(self.width, self.height, edge):
                     chosen = edge_positions
                     break
             self._paint([pe], color, chosen, "paint_all")
@@ -320,14 +325,15 @@ class CodeRegion:
             raise SdkLayoutError(f"{what}: expected a Color, not {color!r}")
         if not isinstance(edge, Edge):
             raise SdkLayoutError(f"{what}: expected an Edge, not {edge!r}")
+        # The compiler chooses where the route comes from (an input port)
+        # or goes to (an output port).
+        side = "input" if is_input else "output"
         for position in positions:
-            chosen = position.outputs if not is_input else position.inputs
-            if chosen:
-                side = "output" if not is_input else "input"
+            if position.inputs if is_input else position.outputs:
                 raise SdkLayoutError(
-                    f"{what}: the routing positions of {'an' if is_input else 'an'} "
-                    f"{'input' if is_input else 'output'} port must leave "
-                    f"the {side} routes to the compiler, got {position!r}")
+                    f"{what}: the routing positions of an {side} port must "
+                    f"leave the {side} routes to the compiler, got "
+                    f"{position!r}")
         port = Port(self, color, edge, positions, size, is_input, suffix)
         self.layout._ports.append(port)
         return port
