@@ -277,6 +277,32 @@ ColoringResult assignColors(const RoutingProblem &problem,
   return Colorer(problem, routes, options).run();
 }
 
+ColoringResult assignGroupColors(int width, int height,
+                                 const std::vector<unsigned> &colors,
+                                 const std::vector<ColorGroup> &groups,
+                                 const ColorOptions &options) {
+  // Each group is a flow whose route is its PEs: only they matter here.
+  RoutingProblem problem;
+  problem.width = width;
+  problem.height = height;
+  problem.colors = colors;
+  std::vector<FlowRoute> routes;
+  for (const ColorGroup &group : groups) {
+    Flow flow;
+    flow.name = group.name;
+    PE first = group.pes.empty() ? PE{0, 0} : group.pes.front();
+    flow.source = {first, Port::Ramp};
+    flow.sinks = {{first, Port::Ramp}};
+    flow.pinnedColor = group.pinnedColor;
+    problem.flows.push_back(std::move(flow));
+    FlowRoute route;
+    for (PE pe : group.pes)
+      route.hops.push_back({pe, Port::Ramp, 0});
+    routes.push_back(std::move(route));
+  }
+  return assignColors(problem, routes, options);
+}
+
 std::string formatColorList(std::vector<unsigned> colors) {
   std::sort(colors.begin(), colors.end());
   std::string text;

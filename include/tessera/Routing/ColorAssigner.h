@@ -53,6 +53,21 @@ ColoringResult assignColors(const RoutingProblem &problem,
                             const std::vector<FlowRoute> &routes,
                             const ColorOptions &options = {});
 
+/// PEs that must all carry one color: a color symbol's routes and the
+/// configs written for it by hand, say.
+struct ColorGroup {
+  std::string name;
+  std::vector<PE> pes;
+  std::optional<unsigned> pinnedColor;
+};
+
+/// Colors groups rather than routed flows: groups sharing a PE get
+/// distinct colors. The result's colors and conflict flows index `groups`.
+ColoringResult assignGroupColors(int width, int height,
+                                 const std::vector<unsigned> &colors,
+                                 const std::vector<ColorGroup> &groups,
+                                 const ColorOptions &options = {});
+
 /// "0, 1", "0..20", "0..4, 6, 8..20": runs of three or more as ranges.
 std::string formatColorList(std::vector<unsigned> colors);
 

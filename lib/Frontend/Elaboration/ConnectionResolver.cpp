@@ -350,28 +350,19 @@ bool Resolver::color() {
       pes.insert(hop.pe);
   }
 
-  routing::RoutingProblem coloring;
-  coloring.width = problem.width;
-  coloring.height = problem.height;
-  coloring.colors = allowedColors;
-  std::vector<routing::FlowRoute> groupRoutes;
+  std::vector<routing::ColorGroup> colorGroups;
   std::vector<int64_t> ids;
   for (const auto &[color, pes] : groups) {
-    routing::Flow flow;
-    flow.name = getPlainName(color);
-    routing::PE first = pes.empty() ? routing::PE{0, 0} : *pes.begin();
-    flow.source = {first, Port::Ramp};
-    flow.sinks = {{first, Port::Ramp}};
+    std::optional<unsigned> pinned;
     if (!isSymbolic(color))
-      flow.pinnedColor = static_cast<unsigned>(color);
-    coloring.flows.push_back(std::move(flow));
-    routing::FlowRoute groupRoute;
-    for (routing::PE pe : pes)
-      groupRoute.hops.push_back({pe, Port::Ramp, 0});
-    groupRoutes.push_back(std::move(groupRoute));
+      pinned = static_cast<unsigned>(color);
+    colorGroups.push_back(
+        {getPlainName(color), std::vector<routing::PE>(pes.begin(), pes.end()),
+         pinned});
     ids.push_back(color);
   }
-  routing::ColoringResult result = routing::assignColors(coloring, groupRoutes);
+  routing::ColoringResult result = routing::assignGroupColors(
+      problem.width, problem.height, allowedColors, colorGroups);
   if (!result.succeeded()) {
     llvm::SMLoc loc = layout.rectangleLoc;
     for (int flow : result.conflictFlows)

@@ -193,3 +193,20 @@ TEST_CASE("the assigner wants one route per flow", "[colors]") {
   CHECK(assignColors(problem, {through({{0, 0}})}).errors ==
         std::vector<std::string>{"expected 2 routes (one per flow), got 1"});
 }
+
+TEST_CASE("groups of PEs are colored like flows", "[colors]") {
+  // a and b share (1, 0); c shares nothing and is pinned to 3.
+  std::vector<ColorGroup> groups = {{"a", {{0, 0}, {1, 0}}, std::nullopt},
+                                    {"b", {{1, 0}, {2, 0}}, std::nullopt},
+                                    {"c", {{0, 1}}, 3u}};
+  ColoringResult result = assignGroupColors(3, 2, {0, 1, 2, 3}, groups);
+  REQUIRE(result.succeeded());
+  CHECK(result.colors == std::vector<unsigned>{0, 1, 3});
+
+  // Two groups pinned to one color that meet: the error names them.
+  groups = {{"a", {{0, 0}}, 2u}, {"b", {{0, 0}}, 2u}};
+  result = assignGroupColors(3, 2, {0, 1, 2, 3}, groups);
+  REQUIRE(result.errors.size() == 1);
+  CHECK(result.errors[0] ==
+        "flows 'a' and 'b' are both pinned to color 2 and meet at PE (0, 0)");
+}

@@ -85,23 +85,18 @@ struct AssignColorsPass
     }
 
     std::vector<GroupKey> keys;
-    std::vector<routing::FlowRoute> routes;
+    std::vector<routing::ColorGroup> colorGroups;
     for (const auto &[key, pes] : groups) {
-      routing::Flow flow;
-      flow.name = describe(key);
-      routing::PE first = pes.empty() ? routing::PE{0, 0} : *pes.begin();
-      flow.source = {first, routing::Port::Ramp};
-      flow.sinks = {{first, routing::Port::Ramp}};
+      std::optional<unsigned> pinned;
       if (const int64_t *color = std::get_if<int64_t>(&key))
-        flow.pinnedColor = static_cast<unsigned>(*color);
-      problem.flows.push_back(std::move(flow));
-      routing::FlowRoute route;
-      for (routing::PE pe : pes)
-        route.hops.push_back({pe, routing::Port::Ramp, 0});
-      routes.push_back(std::move(route));
+        pinned = static_cast<unsigned>(*color);
+      colorGroups.push_back(
+          {describe(key), std::vector<routing::PE>(pes.begin(), pes.end()),
+           pinned});
       keys.push_back(key);
     }
-    routing::ColoringResult result = routing::assignColors(problem, routes);
+    routing::ColoringResult result = routing::assignGroupColors(
+        problem.width, problem.height, problem.colors, colorGroups);
     if (!result.succeeded()) {
       fabric.emitError(result.errors.front());
       return signalPassFailure();
