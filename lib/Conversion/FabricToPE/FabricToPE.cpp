@@ -156,8 +156,16 @@ LogicalResult FabricFileBuilder::buildPlacement() {
       ok = false;
       continue;
     }
+    std::optional<PERange> placed = place.getPlacedRange();
+    if (!placed) {
+      place.emitError() << "'" << place.getInstance()
+                        << "' is placed in a code region without a position: "
+                           "run tessera-place-regions first";
+      ok = false;
+      continue;
+    }
     std::optional<uint16_t> program = getProgram(instance);
-    PERange range = place.getRange();
+    PERange range = *placed;
     if (!program || failed(checkRange(place, range))) {
       ok = false;
       continue;

@@ -315,7 +315,8 @@ elaboration::generateFabric(mlir::MLIRContext &context,
     if (rect.width != 1 || rect.height != 1)
       size = b.builder.getDenseI64ArrayAttr({rect.width, rect.height});
     fabric::PlaceOp::create(b.builder, b.loc, symbols[rect.value],
-                            {rect.x, rect.y}, size, /*step=*/{});
+                            /*code_region=*/nullptr, {rect.x, rect.y}, size,
+                            /*step=*/{});
   }
   for (const auto &[color, grid] : layout.colorConfigs)
     for (const ValueRect &rect : mergeRuns(grid))

@@ -30,3 +30,25 @@ fabric.fabric arch wse3 dims [3, 1] offsets [0, 0] {
   fabric.flow @first color 5 from [0, 0] to [2, 0]
   fabric.flow @second color 5 from [2, 0] to [0, 0]
 }
+
+// -----
+
+// Ends in a code region with a position lie where the region is; ends in
+// one without wait for tessera-place-regions.
+// CHECK-LABEL: fabric.fabric
+// CHECK: fabric.flow @fixed color 1 : i64 from [0, 0] to [1, 0] in [@placed, @placed] route [2, 1, 16, 2, 3, 1, 1, 16]
+fabric.fabric arch wse3 dims [4, 3] offsets [0, 0] {
+  fabric.rectangle size [4, 3]
+  fabric.code_region @placed size [2, 1] at [2, 1]
+  fabric.flow @fixed color 1 from [0, 0] to [1, 0] in [@placed, @placed]
+}
+
+// -----
+
+fabric.fabric arch wse3 dims [4, 3] offsets [0, 0] {
+  fabric.rectangle size [4, 3]
+  fabric.code_region @placed size [2, 1] at [2, 1]
+  fabric.code_region @loose size [2, 1]
+  // expected-error @+1 {{flow has an end in a code region without a position: run tessera-place-regions first}}
+  fabric.flow @open color 2 from [0, 0] to [1, 0] in [@placed, @loose]
+}

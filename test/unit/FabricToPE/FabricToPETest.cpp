@@ -439,3 +439,40 @@ fabric.fabric arch wse3 dims [4, 4] offsets [0, 0] {
           std::vector<std::string>{"color 1 of PE (1, 0) is configured twice"});
   }
 }
+
+TEST_CASE("placements in code regions land where the region is",
+          "[fabric-to-pe]") {
+  SECTION("a region with a position") {
+    Fixture fixture(R"mlir(
+csl.program @pa arch wse3 file "a.csl" {
+}
+fabric.fabric arch wse3 dims [8, 3] offsets [0, 0] {
+  fabric.rectangle size [8, 3]
+  fabric.instance @a file "a.csl" program @pa
+  fabric.code_region @r size [3, 2] at [4, 1]
+  fabric.place @a in @r at [1, 0] size [2, 2]
+}
+)mlir");
+    REQUIRE(succeeded(fixture.build({"a.tpeb"}, {{"pa", 0}})));
+    CHECK(fixture.file.placement ==
+          std::vector<pe::ProgramRun>{{5, 1, 2, 0}, {5, 2, 2, 0}});
+    CHECK(fixture.diagnostics.empty());
+  }
+  SECTION("a region still without one") {
+    Fixture fixture(R"mlir(
+csl.program @pa arch wse3 file "a.csl" {
+}
+fabric.fabric arch wse3 dims [8, 3] offsets [0, 0] {
+  fabric.rectangle size [8, 3]
+  fabric.instance @a file "a.csl" program @pa
+  fabric.code_region @r size [3, 2]
+  fabric.place @a in @r at [0, 0] size [3, 2]
+}
+)mlir");
+    CHECK(failed(fixture.build({"a.tpeb"}, {{"pa", 0}})));
+    CHECK(fixture.diagnostics ==
+          std::vector<std::string>{
+              "'a' is placed in a code region without a position: run "
+              "tessera-place-regions first"});
+  }
+}

@@ -72,6 +72,91 @@ bool isABIScalar(Type type) {
                                  type.getIntOrFloatBitWidth() == 32);
 }
 
+/// Fixed code regions lie in the rectangle and apart; ops given in a
+/// region's coordinates name one and stay inside it.
+LogicalResult verifyCodeRegions(FabricOp fabric, int64_t width,
+                                int64_t height) {
+  Block &body = fabric.getBody().front();
+  SmallVector<std::pair<CodeRegionOp, PERange>> fixed;
+  PEOccupancy occupied(width, height);
+  for (CodeRegionOp region : body.getOps<CodeRegionOp>()) {
+    std::optional<ArrayRef<int64_t>> origin = region.getOrigin();
+    if (!origin)
+      continue;
+    PERange box{(*origin)[0], (*origin)[1], region.getSize()[0],
+                region.getSize()[1]};
+    if (box.lastX() >= width || box.lastY() >= height)
+      return region.emitOpError()
+             << "at " << formatPE(box.x, box.y) << " covers PE "
+             << formatPE(box.lastX(), box.lastY()) << ", outside the "
+             << width << "x" << height << " rectangle";
+    if (std::optional<size_t> index = occupied.add(box)) {
+      auto &[earlier, earlierBox] = fixed[*index];
+      auto pe = box.firstCommonPE(earlierBox);
+      return reportOverlap(region, earlier,
+                           "overlaps code region '" + earlier.getSymName() +
+                               "' at PE " + formatPE(pe->first, pe->second),
+                           "'" + earlier.getSymName() + "' is here");
+    }
+    fixed.emplace_back(region, box);
+  }
+
+  // The region `ref` names, and whether (x, y) lies in it.
+  auto lookup = [&](Operation *user, Attribute ref) -> CodeRegionOp {
+    auto symbol = cast<FlatSymbolRefAttr>(ref);
+    auto region = fabric.lookupSymbol<CodeRegionOp>(symbol);
+    if (!region)
+      user->emitOpError() << "'" << symbol.getValue()
+                          << "' does not name a fabric.code_region";
+    return region;
+  };
+  auto outside = [](CodeRegionOp region, int64_t x, int64_t y) {
+    return x >= region.getSize()[0] || y >= region.getSize()[1];
+  };
+  auto describe = [](CodeRegionOp region) {
+    return std::to_string(region.getSize()[0]) + "x" +
+           std::to_string(region.getSize()[1]) + " code region '" +
+           region.getSymName().str() + "'";
+  };
+
+  for (PlaceOp place : body.getOps<PlaceOp>()) {
+    if (!place.getCodeRegionAttr())
+      continue;
+    CodeRegionOp region = lookup(place, place.getCodeRegionAttr());
+    if (!region)
+      return failure();
+    PERange range = place.getRange();
+    if (outside(region, range.lastX(), range.lastY()))
+      return place.emitOpError()
+             << "covers PE " << formatPE(range.lastX(), range.lastY())
+             << ", outside the " << describe(region);
+  }
+
+  for (FlowOp flow : body.getOps<FlowOp>()) {
+    ArrayAttr regions = flow.getEndsInAttr();
+    if (!regions)
+      continue;
+    SmallVector<std::pair<int64_t, int64_t>> ends = {
+        {flow.getFrom()[0], flow.getFrom()[1]}};
+    ends.append(flow.getSinks());
+    if (regions.size() != ends.size())
+      return flow.emitOpError()
+             << "'in' names " << regions.size() << " code regions for "
+             << ends.size() << " ends (the source, then each sink)";
+    for (auto [i, end] : llvm::enumerate(ends)) {
+      CodeRegionOp region = lookup(flow, regions[i]);
+      if (!region)
+        return failure();
+      if (outside(region, end.first, end.second))
+        return flow.emitOpError()
+               << (i == 0 ? "source" : "sink") << " PE "
+               << formatPE(end.first, end.second) << " is outside the "
+               << describe(region);
+    }
+  }
+  return success();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -154,14 +239,21 @@ LogicalResult FabricOp::verifyRegions() {
            << ", outside the " << width << "x" << height << " rectangle";
   };
 
-  // Every PE runs at most one program.
+  if (failed(verifyCodeRegions(*this, width, height)))
+    return failure();
+
+  // Every PE runs at most one program. Placements in a code region without
+  // a position wait for tessera-place-regions.
   SmallVector<std::pair<PlaceOp, PERange>> placements;
   PEOccupancy placed(width, height);
   for (PlaceOp place : body.getOps<PlaceOp>()) {
     if (!lookupSymbol<InstanceOp>(place.getInstanceAttr()))
       return place.emitOpError() << "'" << place.getInstance()
                                  << "' does not name a fabric.instance";
-    PERange range = place.getRange();
+    std::optional<PERange> placedRange = place.getPlacedRange();
+    if (!placedRange)
+      continue;
+    PERange range = *placedRange;
     if (failed(checkInside(place, range)))
       return failure();
     if (std::optional<size_t> index = placed.add(range)) {
@@ -213,8 +305,12 @@ LogicalResult FabricOp::verifyRegions() {
                            "first declared here");
   }
 
-  // A flow's PEs lie in the rectangle; the router treats them as PEs.
+  // A flow's PEs lie in the rectangle; the router treats them as PEs. Ends
+  // in code regions lie in their regions (above), and so in the rectangle
+  // once those have positions.
   for (FlowOp flow : body.getOps<FlowOp>()) {
+    if (flow.getEndsInAttr())
+      continue;
     auto outside = [&](int64_t x, int64_t y) {
       return x >= width || y >= height;
     };
@@ -269,8 +365,20 @@ LogicalResult InstanceOp::verifySymbolUses(SymbolTableCollection &symbols) {
 }
 
 //===----------------------------------------------------------------------===//
-// PlaceOp, ColorConfigOp
+// CodeRegionOp, PlaceOp, ColorConfigOp
 //===----------------------------------------------------------------------===//
+
+LogicalResult CodeRegionOp::verify() {
+  ArrayRef<int64_t> size = getSize();
+  if (size[0] < 1 || size[1] < 1)
+    return emitOpError() << "size must be positive, got "
+                         << formatPE(size[0], size[1]);
+  if (std::optional<ArrayRef<int64_t>> origin = getOrigin())
+    if ((*origin)[0] < 0 || (*origin)[1] < 0)
+      return emitOpError() << "origin must be non-negative, got "
+                           << formatPE((*origin)[0], (*origin)[1]);
+  return success();
+}
 
 PERange PlaceOp::getRange() {
   return makeRange(getOrigin(), getSize(), getStep());

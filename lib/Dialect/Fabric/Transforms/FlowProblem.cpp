@@ -25,15 +25,20 @@ routing::RoutingProblem fabric::getMeshProblem(FabricOp fabric) {
   return problem;
 }
 
-routing::Flow fabric::getFlow(FlowOp flow) {
+std::optional<routing::Flow> fabric::getFlow(FlowOp flow) {
+  std::optional<llvm::SmallVector<std::pair<int64_t, int64_t>>> ends =
+      flow.getPlacedEnds();
+  if (!ends)
+    return std::nullopt;
   routing::Flow result;
   result.name = flow.getSymName().str();
-  llvm::ArrayRef<int64_t> from = flow.getFrom();
-  result.source = {{static_cast<int>(from[0]), static_cast<int>(from[1])},
-                   routing::Port::Ramp};
-  for (auto [x, y] : flow.getSinks())
-    result.sinks.push_back(
-        {{static_cast<int>(x), static_cast<int>(y)}, routing::Port::Ramp});
+  auto toPE = [](std::pair<int64_t, int64_t> end) {
+    return routing::PE{static_cast<int>(end.first),
+                       static_cast<int>(end.second)};
+  };
+  result.source = {toPE(ends->front()), routing::Port::Ramp};
+  for (std::pair<int64_t, int64_t> sink : llvm::drop_begin(*ends))
+    result.sinks.push_back({toPE(sink), routing::Port::Ramp});
   if (auto number = mlir::dyn_cast<mlir::IntegerAttr>(flow.getColor()))
     result.pinnedColor = static_cast<unsigned>(number.getInt());
   return result;

@@ -12,6 +12,7 @@
 #include "tessera/Routing/FlowRoute.h"
 #include "tessera/Routing/RoutingProblem.h"
 
+#include <optional>
 #include <vector>
 
 namespace tessera::fabric {
@@ -20,8 +21,9 @@ namespace tessera::fabric {
 /// taken out when the fabric has memcpy), and no flows.
 routing::RoutingProblem getMeshProblem(FabricOp fabric);
 
-/// The flow `flow` describes (pinned when its color is a number).
-routing::Flow getFlow(FlowOp flow);
+/// The flow `flow` describes (pinned when its color is a number); none
+/// while one of its ends lies in a code region without a position.
+std::optional<routing::Flow> getFlow(FlowOp flow);
 
 /// The route attribute of a routed flow, and back.
 std::vector<int64_t> encodeRoute(const routing::FlowRoute &route);

@@ -30,11 +30,18 @@ struct RouteFlowsPass : tessera::fabric::impl::RouteFlowsBase<RouteFlowsPass> {
     FabricOp fabric = getOperation();
     routing::RoutingProblem problem = getMeshProblem(fabric);
     std::vector<FlowOp> flows;
-    for (FlowOp flow : fabric.getBody().front().getOps<FlowOp>())
-      if (!flow.getRoute()) {
-        flows.push_back(flow);
-        problem.flows.push_back(getFlow(flow));
+    for (FlowOp flow : fabric.getBody().front().getOps<FlowOp>()) {
+      if (flow.getRoute())
+        continue;
+      std::optional<routing::Flow> routed = getFlow(flow);
+      if (!routed) {
+        flow.emitError("flow has an end in a code region without a position: "
+                       "run tessera-place-regions first");
+        return signalPassFailure();
       }
+      flows.push_back(flow);
+      problem.flows.push_back(std::move(*routed));
+    }
     if (flows.empty())
       return;
     routing::RoutingResult result = routing::routeFlows(problem);

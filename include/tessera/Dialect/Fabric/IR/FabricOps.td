@@ -119,22 +119,56 @@ def Fabric_PlaceOp : Fabric_Op<"place", [HasParent<"FabricOp">]> {
     Places `instance` on the PEs of a range: the box at `origin` of `size`
     (default 1x1), taking every `step`-th column and row (default 1). The
     range must lie inside the rectangle, and no PE may receive two
-    placements.
+    placements. With `in @region` the range is in the coordinates of a
+    `fabric.code_region` and must lie inside it; `tessera-place-regions`
+    makes it absolute.
 
     Example:
 
     ```mlir
     // Every other column of the first row.
     fabric.place @even at [0, 0] size [8, 1] step [2, 1]
+    // The whole of code region @left, wherever it is placed.
+    fabric.place @pe in @left at [0, 0] size [4, 2]
     ```
   }];
-  let arguments = !con((ins FlatSymbolRefAttr:$instance), Fabric_RangeArgs);
-  let assemblyFormat = !strconcat("$instance ", Fabric_RangeFormat,
-                                  " attr-dict");
+  let arguments = !con((ins FlatSymbolRefAttr:$instance,
+                            OptionalAttr<FlatSymbolRefAttr>:$code_region),
+                       Fabric_RangeArgs);
+  let assemblyFormat = !strconcat("$instance (`in` $code_region^)? ",
+                                  Fabric_RangeFormat, " attr-dict");
   let extraClassDeclaration = [{
-    /// The covered range with defaults filled in.
+    /// The covered range with defaults filled in, in its own coordinates.
     PERange getRange();
+    /// The range in the rectangle: shifted by its code region's origin;
+    /// none while that region has no position (or is not one).
+    std::optional<PERange> getPlacedRange();
   }];
+  let hasVerifier = 1;
+}
+
+def Fabric_CodeRegionOp : Fabric_Op<"code_region", [
+    HasParent<"FabricOp">, Symbol
+  ]> {
+  let summary = "A rectangle of PEs that moves as one";
+  let description = [{
+    A code region (`@create_code_region` in layout CSL, SdkLayout's
+    `create_code_region`): `size` PEs (columns, rows) whose programs and
+    flow ends `fabric.place ... in @region` and `fabric.flow ... in [...]`
+    give in the region's own coordinates. `origin` is where its north-west
+    PE sits in the rectangle; without one, `tessera-place-regions` chooses
+    it, close to what the region's flows connect it to.
+
+    Example:
+
+    ```mlir
+    fabric.code_region @left size [4, 2] at [0, 0]
+    fabric.code_region @right size [4, 2]
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, Fabric_Pair:$size,
+                       OptionalAttr<Fabric_Pair>:$origin);
+  let assemblyFormat = "$sym_name `size` $size (`at` $origin^)? attr-dict";
   let hasVerifier = 1;
 }
 
@@ -247,6 +281,10 @@ def Fabric_FlowOp : Fabric_Op<"flow", [
     flattened: `to [3, 0, 3, 2]` is (3, 0) and (3, 2)). `color` is a
     physical color or a `fabric.color_symbol`.
 
+    With `in [@r0, @r1, ...]` the source is in the coordinates of code
+    region `@r0` and each sink in those of the region at its place in the
+    list; `tessera-place-regions` makes them absolute.
+
     `tessera-route-flows` finds the path (a tree when there are several
     sinks) and records it as `route`: quadruples `x, y, rx, tx`, one per
     PE of the tree, with the port sets as bit masks (west 1, east 2,
@@ -259,19 +297,26 @@ def Fabric_FlowOp : Fabric_Op<"flow", [
     fabric.flow @ab color @c from [0, 0] to [2, 0]
     fabric.flow @ab color @c from [0, 0] to [2, 0]
         route [0, 0, 16, 2, 1, 0, 1, 2, 2, 0, 1, 16]
+    // From PE (3, 1) of code region @left to PE (0, 1) of @right.
+    fabric.flow @lr color @c from [3, 1] to [0, 1] in [@left, @right]
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        AnyAttrOf<[FlatSymbolRefAttr, I64Attr]>:$color,
                        Fabric_Pair:$from, DenseI64ArrayAttr:$to,
+                       OptionalAttr<FlatSymbolRefArrayAttr>:$ends_in,
                        OptionalAttr<DenseI64ArrayAttr>:$route);
   let assemblyFormat = [{
-    $sym_name `color` $color `from` $from `to` $to (`route` $route^)?
-    attr-dict
+    $sym_name `color` $color `from` $from `to` $to (`in` $ends_in^)?
+    (`route` $route^)? attr-dict
   }];
   let extraClassDeclaration = [{
-    /// The sinks as (x, y) pairs.
+    /// The sinks as (x, y) pairs, in their own coordinates.
     ::llvm::SmallVector<std::pair<int64_t, int64_t>> getSinks();
+    /// The source, then the sinks, in the rectangle: each shifted by its
+    /// code region's origin; none while one of those has no position.
+    std::optional<::llvm::SmallVector<std::pair<int64_t, int64_t>>>
+    getPlacedEnds();
   }];
   let hasVerifier = 1;
 }

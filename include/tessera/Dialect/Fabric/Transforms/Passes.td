@@ -25,6 +25,21 @@ def VerifyRoutes : Pass<"tessera-verify-routes", "::tessera::fabric::FabricOp"> 
   }];
 }
 
+def PlaceRegions : Pass<"tessera-place-regions", "::tessera::fabric::FabricOp"> {
+  let summary = "Give every fabric.code_region without a position one";
+  let description = [{
+    Places the code regions that have no `at` inside the rectangle with
+    TesseraPlacement's `placeRegions` (docs/Placement.md, "Code regions"):
+    without overlapping each other, the regions the user fixed or the PEs
+    that `fabric.place` ops outside regions take, most connected first,
+    each where the flows between its PEs and those of regions already
+    placed are shortest. Each region gets its origin as `at`; the places
+    and flows given in its coordinates then lie where it does. When a
+    region fits nowhere (or fixed ones overlap), the error is at the
+    region and names it.
+  }];
+}
+
 def RouteFlows : Pass<"tessera-route-flows", "::tessera::fabric::FabricOp"> {
   let summary = "Find a path for every fabric.flow";
   let description = [{
