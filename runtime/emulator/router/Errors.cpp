@@ -47,6 +47,13 @@ unsigned Network::State::checkDepth(const char *what, unsigned depth,
 bool Network::State::checkPE(const char *call, unsigned x, unsigned y) {
   if (contains(x, y))
     return true;
+  if (inRectangle(x, y)) {
+    report(RouteErrorKind::OutsideRectangle, x, y, 0, std::nullopt, 0,
+           std::string(call) + ": " + pe(x, y) +
+               " is outside this network's band of rows " +
+               std::to_string(firstRow) + " to " + std::to_string(endRow - 1));
+    return false;
+  }
   // The record clamps coordinates to 16 bits; the message has them whole.
   report(RouteErrorKind::OutsideRectangle, x, y, 0, std::nullopt, 0,
          std::string(call) + ": " + pe(x, y) + " is outside the " +

@@ -7,7 +7,11 @@
 
 namespace tessera::emulator {
 
-bool Network::isIdle() const { return state->inFlight == 0; }
+bool Network::isIdle() const {
+  // Wavelets sent to another band count until it has taken them.
+  return state->inFlight == 0 && state->outbox[0].empty() &&
+         state->outbox[1].empty();
+}
 uint64_t Network::getCycle() const { return state->counters.cycles; }
 const NetworkCounters &Network::getCounters() const { return state->counters; }
 size_t Network::getLastStepMoves() const { return state->numMoves; }

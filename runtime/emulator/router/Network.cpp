@@ -7,10 +7,13 @@
 namespace tessera::emulator {
 
 Network::State::State(const FabricLayout &layout,
-                      const target::TargetModel &model, NetworkOptions options)
+                      const target::TargetModel &model, NetworkOptions options,
+                      NetworkBand band)
     : layout(&layout), model(&model), options(options),
       width(layout.getWidth()), height(layout.getHeight()),
       numColors(std::min(model.getNumRoutableColors(), MaxColors)),
+      firstRow(std::min(band.firstRow, height)),
+      endRow(std::max(firstRow, std::min(band.endRow, height))),
       hasColorSwap(model.hasColorSwap()) {
   NetworkOptions defaults;
   this->options.linkBufferDepth = checkDepth(
@@ -23,7 +26,10 @@ Network::State::State(const FabricLayout &layout,
                  defaults.deliveryQueueDepth);
   this->options.edgeExitDepth = checkDepth(
       "edge exit depth", options.edgeExitDepth, defaults.edgeExitDepth);
-  routerOf.assign(size_t(width) * height, None);
+  routerOf.assign(size_t(width) * (endRow - firstRow), None);
+  for (BandSide side : {BandSide::North, BandSide::South})
+    if (hasNeighbourBand(side))
+      neighbourView[unsigned(side)] = wholeBuffers();
 }
 
 LaneView Network::State::makeLane(uint32_t router, unsigned color,
@@ -79,7 +85,7 @@ uint32_t Network::State::ensureRouter(unsigned peIndex) {
   Router &router = routers.emplace_back();
   pending.push_back(0);
   router.x = uint16_t(peIndex % width);
-  router.y = uint16_t(peIndex / width);
+  router.y = uint16_t(peIndex / width + firstRow);
   router.laneOf.fill(None);
   // Color 0 ranks first on every link until a link has carried something.
   router.lastGranted.fill(uint8_t(numColors - 1));
@@ -89,8 +95,12 @@ uint32_t Network::State::ensureRouter(unsigned peIndex) {
   const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, 1, -1};
   for (unsigned direction = 0; direction < 4; ++direction) {
     int nx = int(x) + dx[direction], ny = int(y) + dy[direction];
-    if (nx < 0 || ny < 0 || !contains(unsigned(nx), unsigned(ny))) {
+    if (nx < 0 || ny < 0 || !inRectangle(unsigned(nx), unsigned(ny))) {
       routers[index].neighbour[direction] = Outside;
+      continue;
+    }
+    if (!contains(unsigned(nx), unsigned(ny))) {
+      routers[index].neighbour[direction] = Ghost;
       continue;
     }
     uint32_t other = routerOf[indexOf(unsigned(nx), unsigned(ny))];
@@ -116,7 +126,7 @@ uint32_t Network::State::ensureLane(uint32_t router, unsigned color) {
 
 void Network::State::invalidateLinksAround(uint32_t router) {
   for (uint32_t neighbour : routers[router].neighbour) {
-    if (neighbour == None || neighbour == Outside)
+    if (neighbour == None || neighbour == Outside || neighbour == Ghost)
       continue;
     for (uint32_t lane : routers[neighbour].laneOf)
       if (lane != None)
@@ -154,8 +164,8 @@ std::optional<LaneView> Network::State::viewLane(unsigned x, unsigned y,
 //===----------------------------------------------------------------------===//
 
 Network::Network(const FabricLayout &layout, const target::TargetModel &model,
-                 NetworkOptions options)
-    : state(std::make_unique<State>(layout, model, options)) {}
+                 NetworkOptions options, NetworkBand band)
+    : state(std::make_unique<State>(layout, model, options, band)) {}
 Network::~Network() = default;
 Network::Network(Network &&) noexcept = default;
 Network &Network::operator=(Network &&) noexcept = default;
@@ -202,7 +212,7 @@ std::vector<Wavelet> Network::takeInjected(unsigned x, unsigned y,
                                            unsigned color) {
   State &s = *state;
   std::vector<Wavelet> taken;
-  if (x >= s.width || y >= s.height || color >= MaxColors)
+  if (!s.contains(x, y) || color >= MaxColors)
     return taken;
   uint32_t router = s.routerOf[s.indexOf(x, y)];
   if (router == None)

@@ -111,6 +111,8 @@ struct LaneView {
 
 /// A neighbour beyond the rectangle's edge.
 inline constexpr uint32_t Outside = None - 1;
+/// A neighbour in the rectangle but in another band's network.
+inline constexpr uint32_t Ghost = None - 2;
 
 /// A declared edge exit: what left the fabric there, oldest first. Few PEs
 /// have one, so the exits live apart from routers and lanes.
@@ -151,13 +153,19 @@ struct Move {
 
 struct Network::State {
   State(const FabricLayout &layout, const target::TargetModel &model,
-        NetworkOptions options);
+        NetworkOptions options, NetworkBand band);
 
   const FabricLayout *layout;
   const target::TargetModel *model;
   NetworkOptions options;
   unsigned width, height, numColors;
+  /// The rows this network routes: [firstRow, endRow).
+  unsigned firstRow, endRow;
   bool hasColorSwap;
+  /// Per BandSide: what the neighbouring band offers, and what the last
+  /// step sent it (Boundary.cpp).
+  std::array<BoundaryView, 2> neighbourView;
+  std::array<std::vector<BoundaryWavelet>, 2> outbox;
 
   std::vector<uint32_t> routerOf; ///< per PE (row-major), or None
   std::vector<Router> routers;
@@ -229,6 +237,9 @@ struct Network::State {
   void apply(const Move &move);
   void arrive(uint32_t fromRouter, unsigned direction, uint32_t lane,
               uint8_t color, const Entry &wavelet, uint32_t payload);
+  /// A copy crossing into the band beyond a ghost link (Boundary.cpp).
+  void sendAcross(const Router &router, unsigned direction, uint8_t color,
+                  const Entry &wavelet, uint32_t payload);
 
   // The fabric edge (Edge.cpp).
   static uint64_t exitKey(unsigned peIndex, unsigned direction,
@@ -270,10 +281,33 @@ struct Network::State {
   void reportLeaving(const Router &router, unsigned color, unsigned direction,
                      Entry &entry);
 
+  /// (x, y) is a PE of this network's band.
   bool contains(unsigned x, unsigned y) const {
+    return x < width && y >= firstRow && y < endRow;
+  }
+  bool inRectangle(unsigned x, unsigned y) const {
     return x < width && y < height;
   }
-  unsigned indexOf(unsigned x, unsigned y) const { return y * width + x; }
+  /// Index of a PE of the band, row-major from its first row.
+  unsigned indexOf(unsigned x, unsigned y) const {
+    return (y - firstRow) * width + x;
+  }
+  /// Another band lies beyond `side` of this one.
+  bool hasNeighbourBand(BandSide side) const {
+    return side == BandSide::North ? firstRow > 0 : endRow < height;
+  }
+  /// A view of whole, empty buffers without swaps: what a band offers
+  /// before the first cycle.
+  BoundaryView wholeBuffers() const;
+  /// The lane a ghost link of `router` towards `direction` enters for
+  /// `color` per the neighbour's view: the color after its swap, and
+  /// whether its buffer has room.
+  bool planGhost(const Router &router, unsigned direction, uint8_t color,
+                 uint8_t &arrivingColor) const;
+  /// A wavelet into input buffer `port` of `lane`, as the cycle moves one
+  /// (a hop), as `color` with `payload`.
+  void arriveAt(uint32_t lane, unsigned port, uint8_t color, uint64_t id,
+                bool control, uint32_t payload);
 };
 
 /// "west", "east", "south", "north", "ramp".
@@ -336,6 +370,33 @@ inline void Network::State::refreshPending(uint32_t index) {
   if (!(colors & Listed)) {
     colors |= Listed;
     active.push_back(lane.router);
+  }
+}
+
+// Once per hop, and also for wavelets from another band (Boundary.cpp).
+[[gnu::always_inline]] inline void
+Network::State::arriveAt(uint32_t laneIndex, unsigned port, uint8_t color,
+                         uint64_t id, bool control, uint32_t payload) {
+  Lane &lane = lanes[laneIndex];
+  Entry &entry = push(lane, port);
+  entry.id = id;
+  entry.payload = payload;
+  entry.color = color;
+  entry.control = control;
+  entry.advances = 0;
+  entry.reported = 0;
+  if (!lane.has(Configured) || !portInSet(lane.rxAny, port))
+    reportUnroutable(lane, port, entry);
+  ++inFlight;
+  ++counters.hops;
+  // refreshPending for a lane that just became non-empty.
+  if ((lane.flags & (Configured | Teardown)) == Configured) {
+    uint32_t &colors = pending[lane.router];
+    colors |= 1u << lane.color;
+    if (!(colors & Listed)) {
+      colors |= Listed;
+      active.push_back(lane.router);
+    }
   }
 }
 

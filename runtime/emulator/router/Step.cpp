@@ -48,8 +48,11 @@ void Network::State::resolveLinks(const Router &router, const Lane &lane,
   for (unsigned direction = 0; direction < 4; ++direction) {
     uint32_t neighbour = router.neighbour[direction];
     uint8_t color = lane.color;
-    uint32_t dest = neighbour == Outside ? Outside : None;
-    if (neighbour != None && neighbour != Outside) {
+    uint32_t dest = neighbour == Outside || neighbour == Ghost ? neighbour
+                                                               : None;
+    // A ghost's color swap is looked up when a wavelet goes (planGhost):
+    // the neighbour's view changes every cycle.
+    if (neighbour != None && neighbour != Outside && neighbour != Ghost) {
       dest = routers[neighbour].laneOf[color];
       if (dest != None && swapsArrival(lanes[dest].has(SwapX),
                                        lanes[dest].has(SwapY), direction)) {
@@ -101,6 +104,14 @@ void Network::State::resolveLinks(const Router &router, const Lane &lane,
       }
       if (exits[exit].queue.size() >= options.edgeExitDepth)
         fits = false;
+    } else if (dest == Ghost) {
+      uint8_t arriving;
+      if (!planGhost(router, direction, lane.color, arriving))
+        fits = false;
+      move.dest[direction] = dest;
+      move.destColor[direction] = arriving;
+      sent |= uint8_t(1u << direction);
+      continue;
     } else if (dest != None) {
       const Buffer &buffer = lanes[dest].buffers[direction ^ 1];
       if (buffer.count >= buffer.capacity)
@@ -230,28 +241,8 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
     unsigned y = unsigned(int(routers[fromRouter].y) + stepY(direction));
     laneIndex = ensureLane(ensureRouter(indexOf(x, y)), color);
   }
-  unsigned port = direction ^ 1;
-  Lane &lane = lanes[laneIndex];
-  Entry &entry = push(lane, port);
-  entry.id = wavelet.id;
-  entry.payload = payload;
-  entry.color = color;
-  entry.control = wavelet.control;
-  entry.advances = 0;
-  entry.reported = 0;
-  if (!lane.has(Configured) || !portInSet(lane.rxAny, port))
-    reportUnroutable(lane, port, entry);
-  ++inFlight;
-  ++counters.hops;
-  // refreshPending for a lane that just became non-empty.
-  if ((lane.flags & (Configured | Teardown)) == Configured) {
-    uint32_t &colors = pending[lane.router];
-    colors |= 1u << lane.color;
-    if (!(colors & Listed)) {
-      colors |= Listed;
-      active.push_back(lane.router);
-    }
-  }
+  arriveAt(laneIndex, direction ^ 1, color, wavelet.id, wavelet.control,
+           payload);
 }
 
 [[gnu::always_inline]] inline void Network::State::apply(const Move &move) {
@@ -282,6 +273,9 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
     if (move.dest[direction] == Outside)
       leave(routers[routerIndex], direction, move.destColor[direction], entry,
             sent);
+    else if (move.dest[direction] == Ghost)
+      sendAcross(routers[routerIndex], direction, move.destColor[direction],
+                 entry, sent);
     else
       arrive(routerIndex, direction, move.dest[direction],
              move.destColor[direction], entry, sent);

@@ -144,12 +144,50 @@ struct NetworkCounters {
   bool operator==(const NetworkCounters &) const = default;
 };
 
+/// The rows of the rectangle one network models: all of them, or a band
+/// [firstRow, endRow) when the fabric is split among networks that run in
+/// lockstep (threads or processes; docs/Scaling.md). Rows past the
+/// rectangle are clamped to it.
+struct NetworkBand {
+  unsigned firstRow = 0;
+  unsigned endRow = ~0u;
+};
+
+/// Which side of a band a boundary call is about: the row above its first
+/// (North) or below its last (South).
+enum class BandSide : uint8_t { North, South };
+
+/// A wavelet that crossed a band boundary in the last step: it enters the
+/// neighbouring band's router at (x, y) (a row of that band) through the
+/// port facing this band, as `color` (after any color swap of the lane it
+/// enters).
+struct BoundaryWavelet {
+  uint16_t x = 0, y = 0;
+  uint8_t color = 0;
+  bool control = false;
+  uint32_t payload = 0;
+  uint64_t id = 0;
+  bool operator==(const BoundaryWavelet &) const = default;
+};
+
+/// What a band offers the neighbour on one side, as of the start of a
+/// cycle: per column x and color c (index x * numColors + c), the free
+/// places of the input buffer that receives from that side (`free`), and
+/// whether the lane swaps the colors of wavelets arriving from it
+/// (`swap`, WSE-2's color swap y). A lane not created yet offers a whole
+/// buffer and the layout's swap flag.
+struct BoundaryView {
+  std::vector<uint8_t> free;
+  std::vector<uint8_t> swap;
+  bool operator==(const BoundaryView &) const = default;
+};
+
 class Network {
 public:
   /// `layout` must outlive the network: router state is created from it
   /// the first time a PE is touched.
   Network(const FabricLayout &layout, const target::TargetModel &model,
-          NetworkOptions options = {});
+          NetworkOptions options = {}, NetworkBand band = {});
   ~Network();
   Network(Network &&) noexcept;
   Network &operator=(Network &&) noexcept;
@@ -271,6 +309,34 @@ public:
   const std::vector<RouteError> &getErrors() const;
 
   const NetworkOptions &getOptions() const;
+
+  //===--------------------------------------------------------------------===//
+  // Bands (docs/Scaling.md). A network of a band routes only its rows; a
+  // wavelet sent across its first or last row's outer side, where the
+  // rectangle goes on, waits for the neighbour's BoundaryView (set before
+  // each step) to have room, and then leaves into the boundary outbox. A
+  // cycle of banded networks: every band publishes getBoundaryView for
+  // each neighbour, each takes its neighbours' views with
+  // setNeighbourView, all step, and each band's outbox is handed to the
+  // neighbour's acceptFromBoundary. Wavelets then move exactly as through
+  // one network of the whole rectangle (wavelet IDs aside, which each
+  // network numbers itself).
+  //===--------------------------------------------------------------------===//
+
+  NetworkBand getBand() const;
+  /// What this band offers the band beyond `side` (empty vectors if there
+  /// is none).
+  BoundaryView getBoundaryView(BandSide side) const;
+  /// What the band beyond `side` offers; false (and an error) if its size
+  /// is not width * colors or there is no band there.
+  bool setNeighbourView(BandSide side, BoundaryView view);
+  /// The wavelets the last step sent across `side`, removed.
+  std::vector<BoundaryWavelet> takeBoundaryOutbox(BandSide side);
+  /// A wavelet the neighbour beyond `side` sent in the cycle just stepped;
+  /// it waits in the input buffer facing `side`, as if it had arrived in
+  /// that step. False (and an error) if the PE is not on this band's row
+  /// on that side or the buffer is full (the view promised room).
+  bool acceptFromBoundary(BandSide side, const BoundaryWavelet &wavelet);
 
 private:
   struct State;
