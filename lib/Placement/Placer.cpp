@@ -87,6 +87,11 @@ private:
   static constexpr size_t AlternateTargets = 2;
   static constexpr int AnnealSteps = 50000;
   static constexpr int ArrangeSteps = 30000;
+  /// Annealing steps from one row, times the number of kernels (a step
+  /// costs about as much per kernel), per restart.
+  static constexpr int SingleRowWork = 8000000;
+  static constexpr int SingleRowRestarts = 4;
+  static constexpr size_t SingleRowTargets = 1;
 
   double getElapsed() const {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -121,6 +126,17 @@ private:
   void finish(Attempt &attempt, RowPlan plan, bool stacking) const;
   /// Runs the detailed placement on the attempt's layout and rescores it.
   void refine(Attempt &attempt) const;
+  /// The traversal order in one row as tall as the grid, kernels stacked
+  /// in pairs where they must be; nullopt if it does not fit. Annealing
+  /// from it finds plans the row planner's estimate passes over (M).
+  std::optional<RowPlan> getSingleRow(const Attempt &attempt) const {
+    RowSearch search = getSearch(attempt, /*stacking=*/true);
+    StripPacker packer = search.getPacker(traversal);
+    int n = packer.size();
+    if (packer.getRowHeight(0, n) > graph.gridHeight)
+      return std::nullopt;
+    return RowPlan{traversal, {Row{0, n, graph.gridHeight}}};
+  }
   /// Whether `a` is the better final answer.
   bool isBetter(const Attempt &a, const Attempt &b) const {
     if (options.objective == PlacerObjective::WireLength &&
@@ -386,7 +402,7 @@ PlacerResult PlacerRun::run() {
       ranked.begin(), ranked.end(),
       [&](const Attempt *a, const Attempt *b) { return key(a) < key(b); });
   choose(ranked, AlternateTargets);
-  size_t searched = chosen.size();
+  size_t searched = chosen.size(), singles = 0;
   for (size_t i = 0; i < searched; ++i) {
     Attempt &attempt = *chosen[i];
     auto now = Clock::now();
@@ -397,23 +413,39 @@ PlacerResult PlacerRun::run() {
         attempt.otherDeltaT != attempt.evaluation.deltaT)
       other = attempt.other;
     bool otherStacking = attempt.otherStacking;
+    std::optional<RowPlan> single;
+    if (singles < SingleRowTargets && (single = getSingleRow(attempt)))
+      ++singles;
+    int parts = 1 + (other ? 1 : 0) + (single ? 1 : 0);
     RowPlan annealed =
         getSearch(attempt, attempt.stacking)
-            .anneal(attempt.plan, AnnealSteps,
-                    now + (other ? share / 2 : share), /*seed=*/i + 1);
+            .anneal(attempt.plan, AnnealSteps, now + share / parts,
+                    /*seed=*/i + 1);
     finish(attempt, std::move(annealed), attempt.stacking);
     if (other) {
       annealed = getSearch(attempt, otherStacking, /*other=*/true)
-                     .anneal(std::move(*other), AnnealSteps, now + share,
+                     .anneal(std::move(*other), AnnealSteps,
+                             now + share * (1 + (single ? 1 : 0)) / parts,
                              /*seed=*/i + 1);
       finish(attempt, std::move(annealed), otherStacking);
+    }
+    // Annealing from one row is erratic (on M it ends anywhere between
+    // 2300 and 2900): restarts with other seeds keep the best.
+    for (int restart = 0; single && restart < SingleRowRestarts; ++restart) {
+      annealed = getSearch(attempt, /*stacking=*/true)
+                     .anneal(*single,
+                             SingleRowWork / std::max<int>(1, traversal.size()),
+                             deadline, /*seed=*/100 * restart + i + 1,
+                             /*keepRows=*/true);
+      finish(attempt, std::move(annealed), /*stacking=*/true);
     }
     refine(attempt);
     log("annealed target " + std::to_string(attempt.targetDeltaT) +
         ": deltaT " + std::to_string(attempt.evaluation.deltaT) +
         ", wire length " +
         std::to_string(double(attempt.evaluation.doubledLength) / 2) + ", " +
-        std::to_string(attempt.plan.rows.size()) + " rows");
+        std::to_string(attempt.plan.rows.size()) + " rows" +
+        (single ? " (also from one row)" : ""));
   }
   Attempt &best = *std::min_element(
       attempts.begin(), attempts.end(),

@@ -81,7 +81,7 @@ std::optional<PlanEvaluation> RowSearch::evaluate(const RowPlan &plan,
 
 RowPlan RowSearch::anneal(RowPlan current, int iterations,
                           std::chrono::steady_clock::time_point deadline,
-                          uint64_t seed) const {
+                          uint64_t seed, bool keepRows) const {
   std::mt19937_64 random(seed);
   auto uniform = [&](int low, int high) { // Inclusive.
     return std::uniform_int_distribution<int>(low, high)(random);
@@ -117,7 +117,7 @@ RowPlan RowSearch::anneal(RowPlan current, int iterations,
     std::vector<Row> &rows = candidate.rows;
     std::vector<int> &order = candidate.order;
     int rowCount = static_cast<int>(rows.size());
-    switch (uniform(0, 7)) {
+    switch (uniform(keepRows ? 3 : 0, 7)) {
     case 0: { // Move a row boundary by one kernel.
       if (rowCount < 2)
         continue;

@@ -55,9 +55,10 @@ public:
 
   /// Anneals from `start` for at most `iterations` steps or until
   /// `deadline`; returns the best plan seen (rows at their lowest heights).
+  /// With `keepRows`, only the order changes, never the row boundaries.
   RowPlan anneal(RowPlan start, int iterations,
-                 std::chrono::steady_clock::time_point deadline,
-                 uint64_t seed) const;
+                 std::chrono::steady_clock::time_point deadline, uint64_t seed,
+                 bool keepRows = false) const;
 
   /// The packer for an order (menus by position).
   StripPacker getPacker(const std::vector<int> &order) const;

@@ -241,6 +241,37 @@ TEST_CASE("rows are planned and annealed for short wires", "[placer]") {
   CHECK(after == 20);
 }
 
+TEST_CASE("annealing one row keeps it one row", "[placer]") {
+  // Eight 10 x 4 kernels in a chain on a 20 x 20 grid: one row of eight
+  // upright needs 32 columns, so it fits only with four slots of two
+  // stacked (16 columns); the search from one row may only reorder.
+  Shape shape{10, 4, 1, 1, 1, 0};
+  std::vector<KernelMenu> menus(8, KernelMenu({shape}, 20, 20));
+  std::vector<std::pair<int, int>> wires = {{0, 1}, {1, 2}, {2, 3}, {3, 4},
+                                            {4, 5}, {5, 6}, {6, 7}};
+  RowSearch search(menus, wires, 20, 20, 0, 1, /*stacking=*/true);
+  RowPlan start{{5, 2, 7, 0, 3, 6, 1, 4}, {{0, 8, 20}}};
+  std::optional<PlanEvaluation> before = search.evaluate(start, false);
+  REQUIRE(before);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  RowPlan annealed = search.anneal(start, 20000, deadline, 3,
+                                   /*keepRows=*/true);
+  REQUIRE(annealed.rows.size() == 1);
+  CHECK((annealed.rows[0].begin == 0 && annealed.rows[0].end == 8));
+  std::vector<int> sorted = annealed.order;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(sorted == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+  std::optional<PlanEvaluation> after = search.evaluate(annealed, false);
+  REQUIRE(after);
+  CHECK(after->score <= before->score);
+  // The same seed gives the same plan.
+  RowPlan again = search.anneal(start, 20000, deadline, 3, /*keepRows=*/true);
+  CHECK(again.order == annealed.order);
+  // Without keepRows the search may split the row.
+  RowPlan free = search.anneal(start, 20000, deadline, 3);
+  CHECK(search.evaluate(free, false)->score <= before->score);
+}
+
 TEST_CASE("the linear arrangement folds skip connections", "[placer]") {
   // A U: 0-1-2-3-4-5 with skips 0-5 and 1-4, all items 1 wide.
   std::vector<std::pair<int, int>> wires = {{0, 1}, {1, 2}, {2, 3}, {3, 4},
