@@ -1,15 +1,17 @@
 //===- MemoryXBench.cpp - rebuild and streaming rates of MemoryX ----------===//
 //
 // For one layer shape at 0, 50 and 90 % sparsity (a random mask and normal
-// weights, seeded), times on one core:
+// weights, seeded), times on one core what a LayerStore does, with its
+// master stored active first (ActiveFirst.h):
 //
 //   rebuild     SparseMatrix::rebuild: both index streams from the mask
 //               (delta encoding, the transposed permutation) and the FP16
-//               values from the master, as when the mask changes;
-//   refresh     refreshValues: the FP16 values only, as after an optimizer
-//               step that left the mask alone;
-//   forward     every (row, col, value) in forward order into a sink
-//               (forEachForward);
+//               values from the layer's stored master, as when the mask
+//               changes;
+//   refresh     LayerStore::rebuild with the structure current: the FP16
+//               values only, as after a direct write to the master;
+//   forward     every (row, col, value) of the layer's sparse copy in
+//               forward order into a sink (forEachForward);
 //   transposed  the same in transposed order (forEachTransposed);
 //   wire        the forward stream in wire format, 4 bytes per index word
 //               (streamForward), through a 16 KiB buffer handed to a
@@ -17,19 +19,29 @@
 //               likewise (streamTransposed);
 //   encode+stream  issue 10's "encoding plus streaming": refresh, then the
 //               wire stream, timed as one operation;
-//   pipelined   the same in one pass (refreshAndStreamForward): each 4 rows
-//               are streamed right after they are rounded.
+//   pipelined   the same in one pass (LayerStore::refreshAndStreamForward):
+//               each piece of a row is streamed right after it is rounded.
+//
+// Then, added: the one pass again with the caches flushed before each run
+// (a 64 MiB read, not timed), since the active runs of a sparse layer fit
+// in this machine's 32 MiB L3; a weight-mask change of an Adam layer
+// (LayerStore::setWeightMask between two random masks: the master and both
+// state arrays reordered, then the rebuild); and the refresh and the one
+// pass from a plain column-order master (SparseMatrix with
+// MasterOrder::Columns), the layout before active-first order.
 //
 // The sink adds every value, converted exactly to an integer count of
 // 2^-24 (the FP16 quantum) through a table, and the XOR of its row and
-// column; both orders must give the same two sums, which are printed. Figures
-// are the median of RUNS runs, in nonzeros per second.
+// column; both orders must give the same two sums, which are printed. The
+// values from both master orders must be identical. Figures are the median
+// of RUNS runs, in nonzeros per second.
 //
 // usage: tessera-bench-memoryx [ROWS COLS [RUNS]]
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessera/MemoryX/HalfConversion.h"
+#include "tessera/MemoryX/LayerStore.h"
 #include "tessera/MemoryX/SparseMatrix.h"
 #include "tessera/Support/Float16.h"
 
@@ -134,6 +146,44 @@ template <typename Body> Timing medianSeconds(int runs, Body &&body) {
   return {walls[walls.size() / 2], cpus[cpus.size() / 2]};
 }
 
+/// Evicts the caches: a read of more than the 32 MiB L3. A read, so that
+/// the evicted lines are clean and the timed run pays no write-backs.
+void flushCaches() {
+  static std::vector<uint64_t> scratch((size_t(64) << 20) / 8, 1);
+  uint64_t sum = 0;
+  for (uint64_t word : scratch)
+    sum += word;
+  volatile uint64_t keep = sum;
+  (void)keep;
+}
+
+/// Like medianSeconds, but flushes the caches before each run, untimed.
+template <typename Body> Timing medianColdSeconds(int runs, Body &&body) {
+  std::vector<double> walls, cpus;
+  for (int run = 0; run < runs; ++run) {
+    flushCaches();
+    Timing once = medianSeconds(1, body);
+    walls.push_back(once.wall);
+    cpus.push_back(once.cpu);
+  }
+  std::sort(walls.begin(), walls.end());
+  std::sort(cpus.begin(), cpus.end());
+  return {walls[walls.size() / 2], cpus[cpus.size() / 2]};
+}
+
+Mask randomMask(uint32_t rows, uint32_t cols, double sparsity,
+                std::mt19937_64 &random) {
+  Mask mask(rows, cols, sparsity == 0.0);
+  if (sparsity > 0) {
+    std::bernoulli_distribution keep(1.0 - sparsity);
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t c = 0; c < cols; ++c)
+        if (keep(random))
+          mask.set(r, c);
+  }
+  return mask;
+}
+
 void report(const char *what, Timing time, size_t nonzeros) {
   std::printf("  %-34s %8.2f ms %7.3f Gnz/s   cpu %8.2f ms %7.3f Gnz/s\n", what,
               time.wall * 1e3, double(nonzeros) / time.wall / 1e9,
@@ -166,24 +216,34 @@ int main(int argc, char **argv) {
   std::printf("layer %ux%u, median of %d runs on one core, F16C %s\n", rows,
               cols, runs, usesHardwareHalfConversion() ? "on" : "off");
   for (double sparsity : {0.0, 0.5, 0.9}) {
-    Mask mask(rows, cols, sparsity == 0.0);
-    if (sparsity > 0) {
-      std::bernoulli_distribution keep(1.0 - sparsity);
-      for (uint32_t r = 0; r < rows; ++r)
-        for (uint32_t c = 0; c < cols; ++c)
-          if (keep(random))
-            mask.set(r, c);
-    }
-    SparseMatrix matrix;
+    Mask mask = randomMask(rows, cols, sparsity, random);
+    // The mask the layer switches to and back in the mask-change timing.
+    std::mt19937_64 otherRandom(7 + static_cast<uint64_t>(sparsity * 100));
+    Mask otherMask = randomMask(rows, cols, sparsity, otherRandom);
+
     Status failed;
+    auto check = [&](Status status) {
+      if (!status)
+        failed = std::move(status);
+    };
+    Expected<LayerStore> made =
+        LayerStore::create({"bench", rows, cols, OptimizerKind::Adam});
+    if (!made) {
+      std::fprintf(stderr, "tessera-bench-memoryx: error: %s\n",
+                   made.error().c_str());
+      return 1;
+    }
+    LayerStore &layer = *made;
+    check(layer.setMaster(master));
+    check(layer.setWeightMask(mask));
+    std::span<const float> stored = layer.storedMaster();
+    const SparseMatrix &copy = layer.sparse();
+
+    SparseMatrix matrix;
     Timing rebuild = medianSeconds(runs, [&] {
-      if (Status status = matrix.rebuild(master, mask); !status)
-        failed = std::move(status);
+      check(matrix.rebuild(stored, mask, MasterOrder::ActiveFirst));
     });
-    Timing refresh = medianSeconds(runs, [&] {
-      if (Status status = matrix.refreshValues(master); !status)
-        failed = std::move(status);
-    });
+    Timing refresh = medianSeconds(runs, [&] { check(layer.rebuild()); });
     if (!failed) {
       std::fprintf(stderr, "tessera-bench-memoryx: error: %s\n",
                    failed.error().c_str());
@@ -195,9 +255,9 @@ int main(int argc, char **argv) {
       return medianSeconds(runs, [&] {
         EntrySink sink{fixedPoint.data(), {}};
         if (transposed)
-          matrix.forEachTransposed(sink);
+          copy.forEachTransposed(sink);
         else
-          matrix.forEachForward(sink);
+          copy.forEachForward(sink);
         totals.push_back(sink.totals);
       });
     };
@@ -209,40 +269,59 @@ int main(int argc, char **argv) {
     std::vector<WireSink> wires;
     Timing wire = medianSeconds(runs, [&] {
       WireSink sink;
-      matrix.streamForward(buffer, sink);
+      copy.streamForward(buffer, sink);
       wires.push_back(sink);
     });
     std::vector<WireSink> transposedWires;
     Timing transposedWire = medianSeconds(runs, [&] {
       WireSink sink;
-      matrix.streamTransposed(buffer, sink);
+      copy.streamTransposed(buffer, sink);
       transposedWires.push_back(sink);
     });
     Timing encodeStream = medianSeconds(runs, [&] {
       WireSink sink;
-      if (Status status = matrix.refreshValues(master); !status)
-        failed = std::move(status);
-      matrix.streamForward(buffer, sink);
+      check(layer.rebuild());
+      copy.streamForward(buffer, sink);
       wires.push_back(sink);
     });
-    Timing pipelined = medianSeconds(runs, [&] {
+    auto onePass = [&] {
       WireSink sink;
-      if (Status status = matrix.refreshAndStreamForward(master, buffer, sink);
-          !status)
-        failed = std::move(status);
+      check(layer.refreshAndStreamForward(buffer, sink));
       wires.push_back(sink);
+    };
+    Timing pipelined = medianSeconds(runs, onePass);
+    Timing pipelinedCold = medianColdSeconds(runs, onePass);
+
+    // The layout before: the same work from a column-order master.
+    check(matrix.rebuild(master, mask));
+    Timing columnRefresh =
+        medianSeconds(runs, [&] { check(matrix.refreshValues(master)); });
+    std::vector<WireSink> columnWires;
+    Timing columnPipelined = medianSeconds(runs, [&] {
+      WireSink sink;
+      check(matrix.refreshAndStreamForward(master, buffer, sink));
+      columnWires.push_back(sink);
     });
+    bool sameValues = std::equal(matrix.values().begin(), matrix.values().end(),
+                                 copy.values().begin(), copy.values().end());
+
+    // A mask change and back, alternately; the layer ends on `mask`.
+    int switches = 0;
+    Timing maskChange = medianSeconds(runs, [&] {
+      check(layer.setWeightMask(++switches % 2 ? otherMask : mask));
+    });
+    if (switches % 2)
+      check(layer.setWeightMask(mask));
     if (!failed) {
       std::fprintf(stderr, "tessera-bench-memoryx: error: %s\n",
                    failed.error().c_str());
       return 1;
     }
 
-    size_t nonzeros = matrix.nonzeroCount();
+    size_t nonzeros = copy.nonzeroCount();
     std::printf("%.0f%% sparse: %zu nonzeros, %s layout   (wall-clock and "
                 "thread CPU time)\n",
-                sparsity * 100, nonzeros,
-                matrix.isTiled() ? "tiled" : "packed");
+                sparsity * 100, nonzeros, copy.isTiled() ? "tiled" : "packed");
     report("rebuild (structure and values)", rebuild, nonzeros);
     report("refresh (encode: FP16 values)", refresh, nonzeros);
     report("forward visit (row, col, value)", forward, nonzeros);
@@ -257,7 +336,7 @@ int main(int argc, char **argv) {
                 std::ldexp(double(totals[0].values), -24),
                 static_cast<unsigned long long>(totals[0].positions),
                 agree ? "equal in every run" : "DIFFERENT");
-    WireSink expected = expectedWire(matrix);
+    WireSink expected = expectedWire(copy);
     bool wireAgrees =
         std::all_of(wires.begin(), wires.end(),
                     [&](const WireSink &w) { return w == expected; });
@@ -267,22 +346,32 @@ int main(int argc, char **argv) {
     // The transposed pairs are the same multiset of words' values in
     // another order: their count and their value halves must agree.
     uint32_t valueSum = 0;
-    for (uint16_t half : matrix.values())
+    for (uint16_t half : copy.values())
       valueSum += uint32_t(half) << 16;
     auto transposedAgrees = [&](const WireSink &w) {
       uint32_t wordSum = 0;
-      for (uint16_t word : matrix.transposedIndex().deltas())
+      for (uint16_t word : copy.transposedIndex().deltas())
         wordSum += word;
-      return w.pairs == matrix.transposedIndex().streamLength() &&
+      return w.pairs == copy.transposedIndex().streamLength() &&
              w.sum == wordSum + valueSum;
     };
     bool transposedOk = std::all_of(transposedWires.begin(),
                                     transposedWires.end(), transposedAgrees);
     std::printf("  transposed wire: %zu pairs, %s\n",
-                matrix.transposedIndex().streamLength(),
+                copy.transposedIndex().streamLength(),
                 transposedOk ? "values and words as the raw arrays"
                              : "DIFFERENT");
-    if (!agree || !wireAgrees || !transposedOk)
+    report("one pass, caches flushed first", pipelinedCold, nonzeros);
+    report("mask change (Adam layer)", maskChange, nonzeros);
+    report("refresh, column-order master", columnRefresh, nonzeros);
+    report("one pass, column-order master", columnPipelined, nonzeros);
+    bool columnAgrees =
+        sameValues &&
+        std::all_of(columnWires.begin(), columnWires.end(),
+                    [&](const WireSink &w) { return w == expected; });
+    std::printf("  column-order master: %s\n",
+                columnAgrees ? "the same values and wire stream" : "DIFFERENT");
+    if (!agree || !wireAgrees || !transposedOk || !columnAgrees)
       return 1;
   }
   return 0;

@@ -2,10 +2,12 @@
 
 #include "AtomicFile.h"
 #include "Checkpoint.h"
+#include "LayerStoreAccess.h"
 
 #include "tessera/MemoryX/CheckpointFormat.h"
 #include "tessera/MemoryX/Crc32.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -21,41 +23,70 @@ namespace {
 void putU32(unsigned char *at, uint32_t value) { std::memcpy(at, &value, 4); }
 void putU64(unsigned char *at, uint64_t value) { std::memcpy(at, &value, 8); }
 
-/// A section's payload in up to two pieces (the layer header and its name).
-struct Payload {
-  const void *first;
-  size_t firstSize;
-  const void *second = nullptr;
-  size_t secondSize = 0;
-};
-
+/// Writes one section. `produce(emit)` hands the payload to
+/// `emit(data, size)` piece by piece, in order, and returns the first
+/// failure; it runs twice, for the checksum (which the header holds) and
+/// for the bytes, so that a payload made on the fly needs no copy of its
+/// own.
+template <typename Produce>
 Status writeSection(AtomicFileWriter &file, SectionKind kind,
-                    uint32_t layerIndex, const Payload &payload) {
+                    uint32_t layerIndex, uint64_t size, Produce &&produce) {
   Crc32 payloadCrc;
-  payloadCrc.update(payload.first, payload.firstSize);
-  payloadCrc.update(payload.second, payload.secondSize);
+  (void)produce([&](const void *data, size_t bytes) {
+    payloadCrc.update(data, bytes);
+    return Status();
+  });
 
   unsigned char header[SectionHeaderSize];
   putU32(header, static_cast<uint32_t>(kind));
   putU32(header + 4, layerIndex);
-  putU64(header + 8, payload.firstSize + payload.secondSize);
+  putU64(header + 8, size);
   putU32(header + 16, payloadCrc.value());
   putU32(header + 20, crc32(header, 20));
   Status written = file.write(header, sizeof(header));
   if (written)
-    written = file.write(payload.first, payload.firstSize);
-  if (written && payload.secondSize)
-    written = file.write(payload.second, payload.secondSize);
+    written = produce([&](const void *data, size_t bytes) {
+      return file.write(data, bytes);
+    });
   if (written)
     reachSaveStage(SaveStage::SectionWritten);
   return written;
 }
 
-Payload arrayPayload(std::span<const float> values) {
-  return {values.data(), values.size_bytes()};
+/// A payload that lies in memory as it is written.
+auto bytesOf(const void *data, size_t size) {
+  return [=](auto &&emit) { return size ? emit(data, size) : Status(); };
 }
-Payload maskPayload(const Mask &mask) {
-  return {mask.words().data(), mask.words().size_bytes()};
+
+/// Array `array` of `layer` (0 master, 1 + i state i) in column order: the
+/// column-order view when it holds the values, else the stored
+/// active-first rows put back in column order a block at a time.
+auto columnOrderOf(const LayerStore &layer, unsigned array) {
+  return [&layer, array](auto &&emit) -> Status {
+    std::span<const float> view = LayerStoreAccess::viewIfCurrent(layer, array);
+    if (!view.empty())
+      return emit(view.data(), view.size_bytes());
+    const float *stored = LayerStoreAccess::stored(layer, array).data();
+    uint32_t cols = layer.cols();
+    constexpr uint32_t BlockFloats = 8192;
+    float block[BlockFloats];
+    for (uint32_t row = 0; row < layer.rows(); ++row) {
+      std::span<const uint64_t> words = layer.weightMask().rowWords(row);
+      uint32_t active = activeCount(words);
+      const float *line = stored + size_t(row) * cols;
+      for (uint32_t first = 0; first < cols; first += BlockFloats) {
+        uint32_t end = first + std::min(BlockFloats, cols - first);
+        restoreColumns(words, active, first, end, line, block);
+        if (Status ok = emit(block, (end - first) * sizeof(float)); !ok)
+          return ok;
+      }
+    }
+    return Status();
+  };
+}
+
+auto maskPayload(const Mask &mask) {
+  return bytesOf(mask.words().data(), mask.words().size_bytes());
 }
 
 Status writeLayer(AtomicFileWriter &file, const LayerStore &layer,
@@ -66,25 +97,32 @@ Status writeLayer(AtomicFileWriter &file, const LayerStore &layer,
   putU32(header + 8, static_cast<uint32_t>(layer.optimizer()));
   putU32(header + 12, static_cast<uint32_t>(layer.name().size()));
   putU64(header + 16, layer.steps());
-  Payload layerHeader{header, sizeof(header), layer.name().data(),
-                      layer.name().size()};
-  Status written = writeSection(file, SectionKind::Layer, index, layerHeader);
+  auto layerHeader = [&](auto &&emit) {
+    Status ok = emit(header, sizeof(header));
+    return ok ? emit(layer.name().data(), layer.name().size()) : ok;
+  };
+  uint64_t arrayBytes = uint64_t(layer.weightCount()) * sizeof(float);
+  Status written =
+      writeSection(file, SectionKind::Layer, index,
+                   sizeof(header) + layer.name().size(), layerHeader);
   if (written)
-    written = writeSection(file, SectionKind::Master, index,
-                           arrayPayload(layer.master()));
+    written = writeSection(file, SectionKind::Master, index, arrayBytes,
+                           columnOrderOf(layer, 0));
   if (written)
     written = writeSection(file, SectionKind::WeightMask, index,
+                           layer.weightMask().words().size_bytes(),
                            maskPayload(layer.weightMask()));
   if (written)
     written = writeSection(file, SectionKind::GradientMask, index,
+                           layer.gradientMask().words().size_bytes(),
                            maskPayload(layer.gradientMask()));
   unsigned states = optimizerStateCount(layer.optimizer());
   if (written && states > 0)
-    written = writeSection(file, SectionKind::FirstMoment, index,
-                           arrayPayload(layer.optimizerState(0)));
+    written = writeSection(file, SectionKind::FirstMoment, index, arrayBytes,
+                           columnOrderOf(layer, 1));
   if (written && states > 1)
-    written = writeSection(file, SectionKind::SecondMoment, index,
-                           arrayPayload(layer.optimizerState(1)));
+    written = writeSection(file, SectionKind::SecondMoment, index, arrayBytes,
+                           columnOrderOf(layer, 2));
   return written;
 }
 

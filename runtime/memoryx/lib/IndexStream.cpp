@@ -49,6 +49,9 @@ void IndexStream::encodeRowsUnchecked(const Mask &mask) {
     lineOffsets[row + 1] = static_cast<uint32_t>(total);
   }
 
+  // Room for the encoder's whole-vector stores past the end, kept as
+  // capacity.
+  words.resize(total + EncoderSlackWords);
   words.resize(total);
   uint16_t *out = words.data();
   for (uint32_t row = 0; row < rows; ++row) {

@@ -4,8 +4,8 @@
 
 #include "LayerStoreAccess.h"
 
-#include <cstring>
 #include <new>
+#include <vector>
 
 using namespace tessera::memoryx;
 
@@ -83,12 +83,25 @@ Expected<LayerStore> LayerStore::create(const LayerSpec &spec) {
   return layer;
 }
 
+Error LayerStore::outOfMemoryReordering() const {
+  return Error("out of memory reordering layer '" + layerName + "' of " +
+               shapeText(rowCount, colCount));
+}
+
 Status LayerStore::finish() {
+  try {
+    std::vector<float> scratch;
+    for (unsigned array = 0; array < arrayCount(); ++array)
+      arrangeActiveFirst(activeMask, storedArray(array).span(), scratch);
+  } catch (const std::bad_alloc &) {
+    return outOfMemoryReordering();
+  }
   Expected<IndexStream> stream = IndexStream::encodeRows(requestMask);
   if (!stream)
     return stream.takeError();
   requestStream = std::move(*stream);
-  if (Status built = sparseCopy.rebuild(masterWeights.span(), activeMask);
+  if (Status built = sparseCopy.rebuild(masterWeights.span(), activeMask,
+                                        MasterOrder::ActiveFirst);
       !built)
     return built;
   structureStale = valuesStale = false;
@@ -100,26 +113,49 @@ Status LayerStore::setMaster(std::span<const float> weights) {
     return Error("layer '" + layerName + "' has " +
                  std::to_string(weightCount()) + " weights, got " +
                  std::to_string(weights.size()));
-  std::memcpy(masterWeights.data(), weights.data(),
-              weights.size() * sizeof(float));
+  for (uint32_t row = 0; row < rowCount; ++row) {
+    size_t at = size_t(row) * colCount;
+    arrangeRow(activeMask.rowWords(row), colCount, weights.data() + at,
+               masterWeights.data() + at);
+  }
+  // Pending writes to the master are overwritten, not taken.
+  views[0].state = ViewState::Stale;
   valuesStale = true;
   return rebuild();
 }
 
+std::span<const float> LayerStore::master() const { return columnView(0); }
+
 std::span<float> LayerStore::mutableMaster() {
+  std::span<float> view = columnView(0);
+  views[0].state = ViewState::Written;
   valuesStale = true;
+  return view;
+}
+
+std::span<const float> LayerStore::storedMaster() {
+  settleViews();
   return masterWeights.span();
 }
 
 std::span<const float> LayerStore::optimizerState(unsigned which) const {
   if (which >= optimizerStateCount(optimizerKind))
     return {};
-  return state[which].span();
+  return columnView(1 + which);
 }
 
 std::span<float> LayerStore::mutableOptimizerState(unsigned which) {
   if (which >= optimizerStateCount(optimizerKind))
     return {};
+  std::span<float> view = columnView(1 + which);
+  views[1 + which].state = ViewState::Written;
+  return view;
+}
+
+std::span<const float> LayerStore::storedOptimizerState(unsigned which) {
+  if (which >= optimizerStateCount(optimizerKind))
+    return {};
+  settleViews();
   return state[which].span();
 }
 
@@ -128,10 +164,27 @@ Status LayerStore::setWeightMask(Mask mask) {
     return Error("layer '" + layerName + "' is " +
                  shapeText(rowCount, colCount) + ", the weight mask is " +
                  shapeText(mask.rows(), mask.cols()));
-  // Build aside so that a failure leaves the layer as it was.
+  settleViews();
+  // Move every weight to its new place, then build the structure aside; a
+  // failure moves them back (the scratch is then large enough already) and
+  // leaves the layer as it was. The column-order views stay current.
+  std::vector<float> scratch;
+  unsigned arrays = arrayCount(), moved = 0;
+  try {
+    for (; moved < arrays; ++moved)
+      reorderActiveFirst(activeMask, mask, storedArray(moved).span(), scratch);
+  } catch (const std::bad_alloc &) {
+    // Only the first array can fail: it sizes the scratch.
+    return outOfMemoryReordering();
+  }
   SparseMatrix rebuilt;
-  if (Status built = rebuilt.rebuild(masterWeights.span(), mask); !built)
+  if (Status built =
+          rebuilt.rebuild(masterWeights.span(), mask, MasterOrder::ActiveFirst);
+      !built) {
+    for (unsigned array = 0; array < arrays; ++array)
+      reorderActiveFirst(mask, activeMask, storedArray(array).span(), scratch);
     return built;
+  }
   sparseCopy = std::move(rebuilt);
   activeMask = std::move(mask);
   structureStale = valuesStale = false;
@@ -153,11 +206,21 @@ Status LayerStore::setGradientMask(Mask mask) {
 }
 
 Status LayerStore::rebuild() {
+  settleViews();
   Status built = structureStale
-                     ? sparseCopy.rebuild(masterWeights.span(), activeMask)
-                     : sparseCopy.refreshValues(masterWeights.span());
+                     ? sparseCopy.rebuild(masterWeights.span(), activeMask,
+                                          MasterOrder::ActiveFirst)
+                     : sparseCopy.refreshValues(masterWeights.span(),
+                                                MasterOrder::ActiveFirst);
   if (!built)
     return built;
   structureStale = valuesStale = false;
   return Status();
+}
+
+Status LayerStore::readyToRefresh() {
+  settleViews();
+  if (!structureStale)
+    return Status();
+  return rebuild();
 }

@@ -1,7 +1,9 @@
 //===- LayerStoreAccess.h - assembling a LayerStore from parts --*- C++ -*-===//
 //
 // Library-internal: the checkpoint reader fills a layer's arrays directly
-// instead of making a zero layer and copying over it.
+// instead of making a zero layer and copying over it (in column order;
+// finish() arranges them), the writer reads them, and the optimizers update
+// the stored (active-first) arrays in place.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSERA_MEMORYX_LIB_LAYERSTOREACCESS_H
@@ -25,11 +27,32 @@ struct LayerStoreAccess {
     layer.stepCount = steps;
     return layer;
   }
+  /// The stored arrays: active first, except in a layer being read.
   static LargeArray<float> &master(LayerStore &layer) {
     return layer.masterWeights;
   }
   static LargeArray<float> &state(LayerStore &layer, unsigned which) {
     return layer.state[which];
+  }
+  /// Array 0 is the master, 1 + i optimizer state i.
+  static const LargeArray<float> &stored(const LayerStore &layer,
+                                         unsigned array) {
+    return layer.storedArray(array);
+  }
+  /// The column-order view of `array` if it holds the values (it is newer
+  /// than the stored array after a write), else empty.
+  static std::span<const float> viewIfCurrent(const LayerStore &layer,
+                                              unsigned array) {
+    const LayerStore::ColumnView &view = layer.views[array];
+    if (view.state == LayerStore::ViewState::Stale)
+      return {};
+    return view.values.span();
+  }
+  /// Before a writer of the stored arrays: takes pending writes.
+  static void settle(LayerStore &layer) { layer.settleViews(); }
+  /// After it: every view is stale.
+  static void storedChanged(LayerStore &layer) {
+    layer.storedChanged(0, LayerStore::ArrayCount);
   }
   static Mask &weightMask(LayerStore &layer) { return layer.activeMask; }
   static Mask &gradientMask(LayerStore &layer) { return layer.requestMask; }

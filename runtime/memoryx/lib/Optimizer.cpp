@@ -52,17 +52,21 @@ Status checkLayer(const LayerStore &layer, OptimizerKind kind,
   return Status();
 }
 
-/// Calls update(weightIndex, gradient), which returns the new weight, for
-/// every requested weight in stream order; writes the new weight's FP16
-/// value into the sparse copy when the weight is active; counts the step.
-/// Both streams are sorted by column within a row, so one walk of the
-/// row's active entries beside its requests finds each active one.
+/// Calls update(index, gradient), which returns the new weight, for every
+/// requested weight in stream order, where `index` is the weight's place in
+/// the stored (active-first) arrays; writes the new weight's FP16 value
+/// into the sparse copy when the weight is active; counts the step. Both
+/// streams are sorted by column within a row, so one walk of the row's
+/// active entries beside its requests finds each active one, and the
+/// positions are counted along the mask row as the columns grow.
 template <typename Update>
 Status forEachRequested(LayerStore &layer, std::span<const float> gradients,
                         Update &&update) {
+  LayerStoreAccess::settle(layer);
   if (!layer.isSparseCurrent())
     if (Status rebuilt = layer.rebuild(); !rebuilt)
       return rebuilt;
+  const Mask &mask = layer.weightMask();
   const IndexStream &requests = layer.gradientStream();
   SparseMatrix &sparse = LayerStoreAccess::sparse(layer);
   const IndexStream &active = sparse.forwardIndex();
@@ -72,6 +76,9 @@ Status forEachRequested(LayerStore &layer, std::span<const float> gradients,
   size_t cols = layer.cols();
   size_t next = 0;
   for (uint32_t row = 0, rows = layer.rows(); row < rows; ++row) {
+    std::span<const uint64_t> maskRow = mask.rowWords(row);
+    RowPositions positions(maskRow, activeCount(maskRow));
+    size_t rowStart = size_t(row) * cols;
     uint32_t activeBegin = active.offsets()[row];
     uint32_t activeEnd = active.offsets()[row + 1];
     uint32_t k = activeBegin, activeCol = 0;
@@ -84,8 +91,8 @@ Status forEachRequested(LayerStore &layer, std::span<const float> gradients,
       col += requestWord[r];
       if (requestWord[r] == EscapeWord)
         continue;
-      float weight =
-          update(row * cols + col, static_cast<double>(gradients[next++]));
+      float weight = update(rowStart + positions.positionOf(col),
+                            static_cast<double>(gradients[next++]));
       // Move to the first active entry at or after `col`.
       while (k < activeEnd) {
         if (!atEntry) {
@@ -107,6 +114,7 @@ Status forEachRequested(LayerStore &layer, std::span<const float> gradients,
     }
   }
   layer.setSteps(layer.steps() + 1);
+  LayerStoreAccess::storedChanged(layer);
   LayerStoreAccess::markSparseCurrent(layer);
   return Status();
 }
@@ -138,7 +146,7 @@ Status tessera::memoryx::applyMomentum(LayerStore &layer,
   if (Status ok = checkLayer(layer, OptimizerKind::Momentum, gradients); !ok)
     return ok;
   float *weights = LayerStoreAccess::master(layer).data();
-  float *velocity = layer.mutableOptimizerState(0).data();
+  float *velocity = LayerStoreAccess::state(layer, 0).data();
   double learningRate = params.learningRate, momentum = params.momentum;
   return forEachRequested(layer, gradients, [&](size_t i, double gradient) {
     double v = momentum * velocity[i] + gradient;
@@ -162,8 +170,8 @@ Status tessera::memoryx::applyAdam(LayerStore &layer,
   if (Status ok = checkLayer(layer, OptimizerKind::Adam, gradients); !ok)
     return ok;
   float *weights = LayerStoreAccess::master(layer).data();
-  float *firstMoment = layer.mutableOptimizerState(0).data();
-  float *secondMoment = layer.mutableOptimizerState(1).data();
+  float *firstMoment = LayerStoreAccess::state(layer, 0).data();
+  float *secondMoment = LayerStoreAccess::state(layer, 1).data();
   double beta1 = params.beta1, beta2 = params.beta2;
   double step = static_cast<double>(layer.steps() + 1);
   double correction1 = 1 - std::pow(beta1, step);

@@ -46,7 +46,8 @@ uint32_t chunksFor(uint32_t words) {
 
 } // namespace
 
-Status SparseMatrix::rebuild(std::span<const float> master, const Mask &mask) {
+Status SparseMatrix::rebuild(std::span<const float> master, const Mask &mask,
+                             MasterOrder order) {
   if (master.size() != size_t(mask.rows()) * mask.cols())
     return sizeMismatch(master.size(), mask.rows(), mask.cols(), "the mask");
   if (Status encoded = forward.assignRows(mask); !encoded) {
@@ -60,7 +61,7 @@ Status SparseMatrix::rebuild(std::span<const float> master, const Mask &mask) {
     *this = SparseMatrix();
     return outOfMemory(mask.rows(), mask.cols());
   }
-  return refreshValues(master);
+  return refreshValues(master, order);
 }
 
 void SparseMatrix::layOutValues() {
@@ -116,8 +117,9 @@ void SparseMatrix::warmBand(uint32_t row) const {
   warmSink = touched;
 }
 
-Status SparseMatrix::refreshValues(std::span<const float> master) {
-  return refreshRows(master, 0, rows());
+Status SparseMatrix::refreshValues(std::span<const float> master,
+                                   MasterOrder order) {
+  return refreshRows(master, 0, rows(), order);
 }
 
 Status SparseMatrix::checkMaster(std::span<const float> master) const {
@@ -127,13 +129,14 @@ Status SparseMatrix::checkMaster(std::span<const float> master) const {
 }
 
 Status SparseMatrix::refreshRows(std::span<const float> master,
-                                 uint32_t firstRow, uint32_t endRow) {
+                                 uint32_t firstRow, uint32_t endRow,
+                                 MasterOrder order) {
   if (Status checked = checkMaster(master); !checked)
     return checked;
   if (firstRow > endRow || endRow > rows())
     return Error("rows " + std::to_string(firstRow) + " to " +
                  std::to_string(endRow) + " are not a range of the " +
                  std::to_string(rows()) + " rows");
-  encodeRows(master.data(), firstRow, endRow, nullptr);
+  encodeRows(master.data(), order, firstRow, endRow, nullptr);
   return Status();
 }

@@ -119,6 +119,29 @@ TEST_CASE("random masks decode to their set bits") {
   }
 }
 
+TEST_CASE("mask words are encoded by bit, by byte or whole") {
+  // Word 0 has eleven bits (encoded a byte at a time), word 1 two (a bit
+  // at a time), word 2 all (whole), and the last, partial word eight.
+  Mask mask(2, 200);
+  for (uint32_t c :
+       {3u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 40u, 64u, 127u})
+    mask.set(0, c);
+  for (uint32_t c = 128; c < 200; ++c)
+    mask.set(0, c);
+  mask.set(1, 9); // The cursor starts again at 0.
+  Expected<IndexStream> stream = IndexStream::encodeRows(mask);
+  REQUIRE(stream);
+  std::vector<uint16_t> expected{3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 27, 24, 63, 1};
+  expected.insert(expected.end(), 63, 1); // 129 to 191
+  expected.push_back(1);                  // 192
+  expected.insert(expected.end(), 7, 1);  // 193 to 199
+  expected.push_back(9);
+  CHECK(wordsOf(*stream) == expected);
+  CHECK(stream->offsets()[1] == expected.size() - 1);
+  CHECK(stream->streamLength() == expected.size());
+  CHECK(stream->nonzeroCount() == expected.size());
+}
+
 TEST_CASE("gathering a dense matrix follows the stream order") {
   Mask mask(2, 3);
   mask.set(0, 2);

@@ -32,6 +32,7 @@
 #ifndef TESSERA_MEMORYX_SPARSEMATRIX_H
 #define TESSERA_MEMORYX_SPARSEMATRIX_H
 
+#include "tessera/MemoryX/ActiveFirst.h"
 #include "tessera/MemoryX/Expected.h"
 #include "tessera/MemoryX/IndexStream.h"
 #include "tessera/MemoryX/LargeArray.h"
@@ -54,13 +55,16 @@ inline constexpr uint32_t BandRows = 32;
 class SparseMatrix {
 public:
   /// Re-encodes both index streams from `mask` and rounds the kept weights
-  /// of `master` (rows x cols, row-major) to FP16.
-  Status rebuild(std::span<const float> master, const Mask &mask);
-  /// Rounds `master` again into the existing structure.
-  Status refreshValues(std::span<const float> master);
+  /// of `master` (rows x cols, row-major, each row in `order`) to FP16.
+  Status rebuild(std::span<const float> master, const Mask &mask,
+                 MasterOrder order = MasterOrder::Columns);
+  /// Rounds `master` again into the existing structure. In active-first
+  /// order a row's values are read as one contiguous run.
+  Status refreshValues(std::span<const float> master,
+                       MasterOrder order = MasterOrder::Columns);
   /// The same for rows [firstRow, endRow) only.
   Status refreshRows(std::span<const float> master, uint32_t firstRow,
-                     uint32_t endRow);
+                     uint32_t endRow, MasterOrder order = MasterOrder::Columns);
 
   uint32_t rows() const { return forward.lineCount(); }
   uint32_t cols() const { return forward.lineLength(); }
@@ -142,10 +146,10 @@ public:
   /// back (see EncodeStream.cpp). An empty buffer only refreshes.
   template <typename Consume>
   Status refreshAndStreamForward(std::span<const float> master,
-                                 std::span<uint32_t> buffer,
-                                 Consume &&consume) {
+                                 std::span<uint32_t> buffer, Consume &&consume,
+                                 MasterOrder order = MasterOrder::Columns) {
     return refreshAndWritePairs(master, buffer, blockCallback<Consume>(),
-                                calleeOf(consume));
+                                calleeOf(consume), order);
   }
 
   template <typename Sink> void forEachInRow(uint32_t row, Sink &&sink) const {
@@ -221,12 +225,12 @@ private:
                           PairWriter &writer) const;
   Status refreshAndWritePairs(std::span<const float> master,
                               std::span<uint32_t> buffer, PairBlockFn consume,
-                              void *callee);
+                              void *callee, MasterOrder order);
   Status checkMaster(std::span<const float> master) const;
   /// Rounds rows [firstRow, endRow) into values() and, given a writer,
   /// streams them too.
-  void encodeRows(const float *master, uint32_t firstRow, uint32_t endRow,
-                  PairWriter *writer);
+  void encodeRows(const float *master, MasterOrder order, uint32_t firstRow,
+                  uint32_t endRow, PairWriter *writer);
   /// Chooses the layout and places each row in the value array.
   void layOutValues();
   void buildTransposed(const Mask &mask);
