@@ -31,6 +31,10 @@ test: build
 demo: build
 	@bash scripts/demo.sh $(BUILD_DIR)
 
+# Runs every bench/<name>/run.sh, then writes bench/results.json and the
+# summary of docs/Performance.md. Settings pass through, e.g. `make bench
+# QUICK=1`, RUNS=N, THREADS=N, BENCH_ONLY=stencil,gemv, CSL_EXAMPLES=DIR
+# (docs/Performance.md, "Running the benchmarks").
 bench: build
 	@bash bench/run-all.sh $(BUILD_DIR)
 
