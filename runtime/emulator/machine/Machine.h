@@ -37,6 +37,8 @@ struct Emulator::State {
   /// PEs to visit this cycle; a PE leaves when it has nothing to do and
   /// comes back when a wavelet is delivered to it or the host calls it.
   std::vector<uint32_t> awake;
+  /// The PEs taking a turn in the current cycle (stepCycle).
+  std::vector<uint32_t> turn;
   /// PEs asleep until a cycle (computing), by cycle then PE index.
   std::priority_queue<std::pair<uint64_t, uint32_t>,
                       std::vector<std::pair<uint64_t, uint32_t>>,
@@ -64,6 +66,7 @@ struct Emulator::State {
     return programs[pe.program];
   }
   void wake(machine::PE &pe);
+
   /// After a PE's turn: keeps it awake, puts it on a timer, or lets it
   /// sleep until a wavelet arrives or a host call.
   void reschedule(machine::PE &pe);

@@ -33,15 +33,14 @@ public:
   std::optional<uint32_t> popWavelet(const Descriptor &fabin) override {
     uint8_t color = colorOf(fabin, info.inputQueueColor);
     while (true) {
-      std::optional<Wavelet> head =
-          network.peekDelivered(pe.coord.x, pe.coord.y, color);
+      std::optional<Wavelet> head = peekDelivered(network, pe, color);
       if (head && head->control && !fabin.controlTransform) {
         // A control wavelet for a task is the picker's; one for no task
         // (entry point 31) is dropped here so the data behind it flows.
         if (control::getEntryPoint(head->payload) != control::NoEntryPoint)
           head.reset();
         else {
-          (void)network.pollDelivered(pe.coord.x, pe.coord.y, color);
+          (void)pollDelivered(network, pe, color);
           ++pe.counters.waveletsReceived;
           continue;
         }
@@ -50,7 +49,7 @@ public:
         blockedOn = {true, false, false, color, fabin.queue};
         return std::nullopt;
       }
-      (void)network.pollDelivered(pe.coord.x, pe.coord.y, color);
+      (void)pollDelivered(network, pe, color);
       ++pe.counters.waveletsReceived;
       return head->payload;
     }
@@ -136,7 +135,6 @@ void Emulator::State::recycle(std::unique_ptr<Flight> &flight) {
     spareFlights.push_back(std::move(flight));
   flight.reset();
 }
-
 void Emulator::State::startOperation(PE &pe, const pe::Instruction &inst) {
   CEState &ce = pe.ce;
   std::unique_ptr<Flight> flight = takeFlight();

@@ -140,6 +140,15 @@ struct PE {
   uint64_t tableBlocked = 0;
   /// Colors whose delivery queue may hold wavelets.
   uint32_t deliveredColors = 0;
+  /// Per color: the network's number for this PE's delivery queue
+  /// (Network::findDeliveryQueue), found on first use. A cache, so the
+  /// const queries may fill it in.
+  static constexpr uint32_t NoQueue = UINT32_MAX;
+  mutable std::array<uint32_t, 32> deliveryQueue = [] {
+    std::array<uint32_t, 32> queues;
+    queues.fill(NoQueue);
+    return queues;
+  }();
   /// WSE-2: colors whose delivery queue has taken the depth of the input
   /// queue a fabin named (done once per color).
   uint32_t sizedColors = 0;
@@ -189,6 +198,12 @@ struct PE {
     return false;
   }
 };
+
+/// The head of the PE's delivery queue of `color`, and taking it, through
+/// the queue number the PE keeps (found on first use).
+std::optional<Wavelet> peekDelivered(const Network &network, const PE &pe,
+                                     unsigned color);
+std::optional<Wavelet> pollDelivered(Network &network, PE &pe, unsigned color);
 
 } // namespace tessera::emulator::machine
 

@@ -130,9 +130,11 @@ void Emulator::State::stepCycle() {
       wake(pe);
     }
   }
-  std::vector<uint32_t> current;
-  current.swap(awake);
-  for (uint32_t index : current) {
+  // The turn list and the awake list trade buffers each cycle, so neither
+  // allocates once both have grown.
+  turn.clear();
+  turn.swap(awake);
+  for (uint32_t index : turn) {
     PE &pe = pes[index];
     pe.awake = false;
     takeControlWavelets(pe);

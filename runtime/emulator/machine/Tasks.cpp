@@ -43,7 +43,7 @@ Emulator::State::ControlHead
 Emulator::State::classifyControlHead(const PE &pe, unsigned color,
                                      std::optional<Wavelet> &head,
                                      unsigned *slot) const {
-  head = network.peekDelivered(pe.coord.x, pe.coord.y, color);
+  head = peekDelivered(network, pe, color);
   if (!head || !head->control)
     return ControlHead::None;
   const ProgramInfo &info = programOf(pe);
@@ -95,7 +95,7 @@ void Emulator::State::takeControlWavelets(PE &pe) {
                           ", which has no entry in the task table"));
       return;
     }
-    (void)network.pollDelivered(pe.coord.x, pe.coord.y, color);
+    (void)pollDelivered(network, pe, color);
     ++pe.counters.waveletsReceived;
     progressed = true;
     if (action == ControlHead::Take) {
@@ -130,8 +130,7 @@ uint64_t Emulator::State::readyTasks(const PE &pe) const {
     uint8_t task = info.dataTaskOfColor[color];
     if (task == NoTask)
       continue;
-    std::optional<Wavelet> head =
-        network.peekDelivered(pe.coord.x, pe.coord.y, color);
+    std::optional<Wavelet> head = peekDelivered(network, pe, color);
     if (head && !head->control)
       dataReady |= bit(task);
   }
@@ -218,7 +217,7 @@ bool Emulator::State::pickWork(PE &pe) {
     std::optional<uint8_t> color = colorOfDataTask(info, task);
     std::optional<Wavelet> wavelet;
     if (color)
-      wavelet = network.pollDelivered(pe.coord.x, pe.coord.y, *color);
+      wavelet = pollDelivered(network, pe, *color);
     if (wavelet) {
       ce.r[0] = wavelet->payload;
       ++pe.counters.waveletsReceived;

@@ -248,6 +248,36 @@ std::optional<Wavelet> Network::peekDelivered(unsigned x, unsigned y,
   return Wavelet{entry.payload, entry.color, entry.control != 0, entry.id};
 }
 
+std::optional<uint32_t> Network::findDeliveryQueue(unsigned x, unsigned y,
+                                                   unsigned color) const {
+  const State &s = *state;
+  if (!s.contains(x, y) || color >= s.numColors)
+    return std::nullopt;
+  uint32_t router = s.routerOf[s.indexOf(x, y)];
+  if (router == None || s.routers[router].laneOf[color] == None)
+    return std::nullopt;
+  return s.routers[router].laneOf[color];
+}
+
+std::optional<Wavelet> Network::peekDeliveryQueue(uint32_t queue) const {
+  const State &s = *state;
+  if (queue >= s.lanes.size() || !s.lanes[queue].buffers[DeliveryBuffer].count)
+    return std::nullopt;
+  const Entry &entry = s.slot(s.lanes[queue].buffers[DeliveryBuffer], 0);
+  return Wavelet{entry.payload, entry.color, entry.control != 0, entry.id};
+}
+
+std::optional<Wavelet> Network::pollDeliveryQueue(uint32_t queue) {
+  State &s = *state;
+  std::optional<Wavelet> wavelet = peekDeliveryQueue(queue);
+  if (!wavelet)
+    return std::nullopt;
+  s.pop(s.lanes[queue], DeliveryBuffer);
+  --s.awaitingCE;
+  ++s.counters.polled;
+  return wavelet;
+}
+
 std::optional<Wavelet> Network::pollDelivered(unsigned x, unsigned y,
                                               unsigned color) {
   State &s = *state;

@@ -106,3 +106,25 @@ TEST_CASE("a CE may send to itself") {
   CHECK(h.drain(0, 0, 0) == std::vector<Wavelet>{got(0, 5, 1)});
   CHECK(h.net.isIdle());
 }
+
+TEST_CASE("a delivery queue polled by its number") {
+  Harness h(row5());
+  // Row 0's routers exist once a wavelet has passed; (4, 0) has no lane
+  // for color 5 and so no queue.
+  REQUIRE(h.net.inject(0, 0, data(3, 0xBEEF)));
+  REQUIRE(h.net.inject(0, 0, data(3, 0xF00D)));
+  h.run(7);
+  std::optional<uint32_t> queue = h.net.findDeliveryQueue(4, 0, 3);
+  REQUIRE(queue);
+  CHECK_FALSE(h.net.findDeliveryQueue(4, 0, 5));
+  CHECK_FALSE(h.net.findDeliveryQueue(9, 0, 3));
+  CHECK(h.net.peekDeliveryQueue(*queue) == got(3, 0xBEEF, 1));
+  CHECK(h.net.pollDeliveryQueue(*queue) == got(3, 0xBEEF, 1));
+  CHECK(h.net.pollDeliveryQueue(*queue) == got(3, 0xF00D, 2));
+  CHECK_FALSE(h.net.pollDeliveryQueue(*queue));
+  CHECK(h.net.getCounters().polled == 2);
+  CHECK(h.net.getWaveletsAwaitingCE() == 0);
+  // A number the network never gave is an empty queue.
+  CHECK_FALSE(h.net.peekDeliveryQueue(1u << 30));
+  CHECK_FALSE(h.net.pollDeliveryQueue(1u << 30));
+}

@@ -217,6 +217,16 @@ public:
   std::optional<Wavelet> peekDelivered(unsigned x, unsigned y,
                                        unsigned color) const;
   unsigned getDeliveredCount(unsigned x, unsigned y, unsigned color) const;
+  /// The delivery queue of PE (x, y) and `color` as a number that stays
+  /// valid for the network's life, for a CE that polls it every cycle (the
+  /// calls below skip finding the router and lane); none while the router
+  /// has no lane for the color, whose queue is then empty.
+  std::optional<uint32_t> findDeliveryQueue(unsigned x, unsigned y,
+                                            unsigned color) const;
+  /// peekDelivered and pollDelivered of a queue findDeliveryQueue named;
+  /// none for an empty queue or a number it never gave.
+  std::optional<Wavelet> peekDeliveryQueue(uint32_t queue) const;
+  std::optional<Wavelet> pollDeliveryQueue(uint32_t queue);
   /// The depth of one delivery queue (1 to NetworkOptions::MaxDepth), e.g.
   /// that of the input queue bound to the color; false and an error when
   /// out of range or below the wavelets it holds.

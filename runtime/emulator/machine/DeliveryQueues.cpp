@@ -1,0 +1,33 @@
+//===- DeliveryQueues.cpp - a PE's polls of its router's queues -----------===//
+//
+// A PE looks at the head of a delivery queue every cycle it waits on one;
+// finding the queue by coordinates and color costs three dependent loads
+// into the network's tables, so each PE keeps the queue's number.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PE.h"
+
+using namespace tessera::emulator;
+
+std::optional<Wavelet> machine::peekDelivered(const Network &network,
+                                              const PE &pe, unsigned color) {
+  if (color >= pe.deliveryQueue.size())
+    return std::nullopt;
+  uint32_t &queue = pe.deliveryQueue[color];
+  if (queue == PE::NoQueue) {
+    std::optional<uint32_t> found =
+        network.findDeliveryQueue(pe.coord.x, pe.coord.y, color);
+    if (!found)
+      return std::nullopt; // no lane yet: nothing was delivered
+    queue = *found;
+  }
+  return network.peekDeliveryQueue(queue);
+}
+
+std::optional<Wavelet> machine::pollDelivered(Network &network, PE &pe,
+                                              unsigned color) {
+  if (!peekDelivered(network, pe, color))
+    return std::nullopt;
+  return network.pollDeliveryQueue(pe.deliveryQueue[color]);
+}
