@@ -149,7 +149,11 @@ struct Move {
   /// exist yet, and the color the wavelet arrives as (after a color swap).
   std::array<uint32_t, 4> dest;
   std::array<uint8_t, 4> destColor;
+  /// The router's PE, for the delivery note, so that applying a move reads
+  /// no router (fills the Move to 32 bytes).
+  uint16_t x, y;
 };
+static_assert(sizeof(Move) == 32, "moves pack two to a cache line");
 
 struct Network::State {
   State(const FabricLayout &layout, const target::TargetModel &model,
@@ -231,6 +235,12 @@ struct Network::State {
   bool plan(const Router &router, uint32_t lane, Entry &head, Move &move);
   /// Fills in `cold.next` and `cold.nextColor` of a lane of `router`.
   void resolveLinks(const Router &router, const Lane &lane, LaneCold &cold);
+  /// The round-robin rank of `color` on output link `link` of `router`.
+  unsigned rankOn(const Router &router, unsigned link, unsigned color) const;
+  /// The highest rank of `color` over the links `links`; requests are
+  /// served lowest first.
+  unsigned worstRank(const Router &router, uint8_t links,
+                     unsigned color) const;
   /// Of the moves from `first` on, keeps those that get all their links.
   void arbitrate(const Router &router, size_t first,
                  const std::array<uint8_t, MaxColors> &colorOf);
