@@ -4,8 +4,51 @@
 
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MemAlloc.h"
+
+#include <cstdint>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 using namespace tessera::frontend::ast;
+
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+static constexpr size_t HugePageSize = 2 * 1024 * 1024;
+
+void *SlabAllocator::Allocate(size_t size, size_t alignment) {
+  if (size < HugePageSize || size % HugePageSize != 0)
+    return llvm::allocate_buffer(size, alignment);
+  // Over-allocate by one huge page and trim, so the slab is aligned.
+  void *raw = mmap(nullptr, size + HugePageSize, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED)
+    llvm::report_bad_alloc_error("cannot map an AST slab");
+  uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+  uintptr_t aligned = (start + HugePageSize - 1) & ~(HugePageSize - 1);
+  if (aligned != start)
+    munmap(raw, aligned - start);
+  if (uintptr_t tail = start + size + HugePageSize - (aligned + size))
+    munmap(reinterpret_cast<void *>(aligned + size), tail);
+  // Only a hint: without huge pages the slab still works.
+  madvise(reinterpret_cast<void *>(aligned), size, MADV_HUGEPAGE);
+  return reinterpret_cast<void *>(aligned);
+}
+
+void SlabAllocator::Deallocate(const void *ptr, size_t size, size_t alignment) {
+  if (size < HugePageSize || size % HugePageSize != 0)
+    return llvm::deallocate_buffer(const_cast<void *>(ptr), size, alignment);
+  munmap(const_cast<void *>(ptr), size);
+}
+#else
+void *SlabAllocator::Allocate(size_t size, size_t alignment) {
+  return llvm::allocate_buffer(size, alignment);
+}
+void SlabAllocator::Deallocate(const void *ptr, size_t size, size_t alignment) {
+  llvm::deallocate_buffer(const_cast<void *>(ptr), size, alignment);
+}
+#endif
 
 llvm::StringRef tessera::frontend::ast::getKindName(Node::Kind kind) {
   switch (kind) {

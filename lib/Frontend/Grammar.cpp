@@ -37,6 +37,45 @@ namespace {
 // Rule IDs and handlers
 //===----------------------------------------------------------------------===//
 
+/// The height of the tallest child of `n` (0 for a leaf). The kinds the
+/// parser finishes most often are handled here without a callback per child.
+unsigned maxChildHeight(const ast::Node *n) {
+  auto h = [](const ast::Node *child) {
+    return child ? child->getHeight() : 0u;
+  };
+  using K = ast::Node::Kind;
+  using llvm::cast;
+  switch (n->getKind()) {
+  case K::Identifier:
+  case K::EnumLiteral:
+  case K::BoolLiteral:
+  case K::VoidLiteral:
+  case K::Capture:
+    return 0;
+  case K::BinaryExpr:
+    return std::max(h(cast<ast::BinaryExpr>(n)->lhs),
+                    h(cast<ast::BinaryExpr>(n)->rhs));
+  case K::UnaryExpr:
+    return h(cast<ast::UnaryExpr>(n)->operand);
+  case K::FieldAccess:
+    return h(cast<ast::FieldAccess>(n)->base);
+  case K::FieldInit:
+    return h(cast<ast::FieldInit>(n)->value);
+  case K::ExprStmt:
+    return h(cast<ast::ExprStmt>(n)->expr);
+  case K::AssignStmt:
+    return std::max(h(cast<ast::AssignStmt>(n)->target),
+                    h(cast<ast::AssignStmt>(n)->value));
+  default: {
+    unsigned height = 0;
+    ast::forEachChild(n, [&](const ast::Node *child) {
+      height = std::max(height, child->getHeight());
+    });
+    return height;
+  }
+  }
+}
+
 /// Completes a node: sets its range and height, and rejects trees higher
 /// than the limit (a chain of 100,000 `+` is not nested, but its tree is
 /// 100,000 levels deep).
@@ -44,10 +83,7 @@ void finish(ParserState &state, ast::Node *n, const char *start,
             const char *end) {
   n->setRange(
       SMRange(SMLoc::getFromPointer(start), SMLoc::getFromPointer(end)));
-  unsigned height = 0;
-  ast::forEachChild(n, [&](const ast::Node *child) {
-    height = std::max(height, child->getHeight());
-  });
+  unsigned height = maxChildHeight(n);
   n->setHeight(height + 1);
   if (height + 1 > state.maxTreeHeight)
     throw SyntaxError(start, "expression is too deeply nested: its syntax "
@@ -89,7 +125,11 @@ struct Recovering {
   struct name##_id {};                                                         \
   x3::rule<name##_id, attr> const name = #name;
 
-using ExprList = std::vector<ast::Expr *>;
+/// List attributes live on the stack while their rule runs and are then
+/// copied into the arena (toArray); most lists are short, so keep them off
+/// the heap.
+template <typename T> using List = llvm::SmallVector<T, 8>;
+using ExprList = List<ast::Expr *>;
 
 struct TypeChain {
   llvm::SmallVector<ast::Expr *, 4> prefixes;
@@ -105,8 +145,8 @@ struct Modifiers {
   const char *inlineLoc = nullptr;
 };
 struct ContainerBody {
-  std::vector<ast::FieldDecl *> fields;
-  std::vector<ast::Node *> decls;
+  List<ast::FieldDecl *> fields;
+  List<ast::Node *> decls;
 };
 
 // Expressions.
@@ -121,12 +161,12 @@ TAGGED_RULE(bool_lit, ast::BoolLiteral *)
 TAGGED_RULE(void_lit, ast::VoidLiteral *)
 TAGGED_RULE(enum_lit, ast::EnumLiteral *)
 TAGGED_RULE(anon_lit, ast::Expr *)
-PLAIN_RULE(struct_fields, std::vector<ast::FieldInit *>)
+PLAIN_RULE(struct_fields, List<ast::FieldInit *>)
 PLAIN_RULE(tuple_elems, ExprList)
 TAGGED_RULE(field_init, ast::FieldInit *)
 TAGGED_RULE(if_expr, ast::IfExpr *)
 TAGGED_RULE(switch_expr, ast::SwitchExpr *)
-PLAIN_RULE(prongs, std::vector<ast::SwitchProng *>)
+PLAIN_RULE(prongs, List<ast::SwitchProng *>)
 TAGGED_RULE(prong, ast::SwitchProng *)
 PLAIN_RULE(prong_body, ast::Stmt *)
 TAGGED_RULE(comptime_expr, ast::ComptimeExpr *)
@@ -142,7 +182,7 @@ TAGGED_RULE(type_prefix, ast::Expr *)
 PLAIN_RULE(type_base, ast::Expr *)
 PLAIN_RULE(type_name, ast::Expr *)
 TAGGED_RULE(fn_type, ast::FnType *)
-PLAIN_RULE(fn_type_params, std::vector<ast::ParamDecl *>)
+PLAIN_RULE(fn_type_params, List<ast::ParamDecl *>)
 TAGGED_RULE(fn_type_param, ast::ParamDecl *)
 TAGGED_RULE(container_type, ast::ContainerType *)
 PLAIN_RULE(container_head, ContainerHead)
@@ -150,13 +190,13 @@ PLAIN_RULE(container_body, ContainerBody)
 TAGGED_RULE(field_decl, ast::FieldDecl *)
 PLAIN_RULE(member_decl, ast::Node *)
 TAGGED_RULE(enum_type, ast::EnumType *)
-PLAIN_RULE(enum_members, std::vector<ast::EnumMember *>)
+PLAIN_RULE(enum_members, List<ast::EnumMember *>)
 TAGGED_RULE(enum_member, ast::EnumMember *)
 // Statements.
 struct statement_id : Recovering {};
 x3::rule<statement_id, ast::Stmt *> const statement = "statement";
 TAGGED_RULE(block, ast::BlockStmt *)
-PLAIN_RULE(stmt_list, std::vector<ast::Stmt *>)
+PLAIN_RULE(stmt_list, List<ast::Stmt *>)
 PLAIN_RULE(labeled_stmt, ast::Stmt *)
 PLAIN_RULE(labelable, ast::Stmt *)
 TAGGED_RULE(var_decl, ast::VarDecl *)
@@ -181,7 +221,7 @@ TAGGED_RULE(decl_with_mods, ast::Node *)
 PLAIN_RULE(modifiers, Modifiers)
 PLAIN_RULE(decl_body, ast::Node *)
 TAGGED_RULE(fn_decl, ast::FnDecl *)
-PLAIN_RULE(fn_params, std::vector<ast::ParamDecl *>)
+PLAIN_RULE(fn_params, List<ast::ParamDecl *>)
 TAGGED_RULE(param_decl, ast::ParamDecl *)
 TAGGED_RULE(layout_block, ast::LayoutBlock *)
 TAGGED_RULE(comptime_top, ast::ComptimeBlock *)
@@ -219,7 +259,7 @@ constexpr auto flag = [](auto &c) {
   static_cast<Class *>(_val(c))->*Member = true;
 };
 
-/// Copies a std::vector attribute into an arena ArrayRef member, dropping
+/// Copies a list attribute into an arena ArrayRef member, dropping
 /// the null entries that error recovery leaves behind.
 template <typename T, typename Vec>
 llvm::ArrayRef<T> toArray(ParserState &state, const Vec &items) {
@@ -435,22 +475,137 @@ auto const wrapField = [](auto &c) {
   _val(c) = field;
 };
 
-auto const postfix_def =
-    primary[pass] >>
-    *((lparen >> args >> expect("')' after call arguments")[rparen])[wrapCall] |
-      (lbracket >> expect("index expression")[expr % comma] >>
-       expect("']' after index")[rbracket])[wrapIndex] |
-      punct(".*")[wrapDeref] |
-      (dot >> expect("field name after '.'")[ident])[wrapField]);
+auto const call_suffix =
+    (lparen >> args >> expect("')' after call arguments")[rparen])[wrapCall];
+auto const index_suffix =
+    (lbracket >> expect("index expression")[expr % comma] >>
+     expect("']' after index")[rbracket])[wrapIndex];
+auto const dot_suffix =
+    punct(".*")[wrapDeref] |
+    (dot >> expect("field name after '.'")[ident])[wrapField];
+
+/// `primary (call | index | .* | .field)*`. Looks at the next character
+/// before trying a suffix: after most operands there is none, and trying all
+/// four in turn showed up in profiles.
+struct PostfixParser : x3::parser<PostfixParser> {
+  using attribute_type = ast::Expr *;
+  [[maybe_unused]] static bool const has_attribute = true;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It &first, It const &last, Ctx const &ctx, RCtx &rctx,
+             Attr &attr) const {
+    if (!primary[pass].parse(first, last, ctx, rctx, x3::unused))
+      return false;
+    for (;;) {
+      It p = skipTrivia(first, last);
+      if (p == last)
+        return true;
+      bool matched;
+      switch (*p) {
+      case '(':
+        matched = call_suffix.parse(first, last, ctx, rctx, x3::unused);
+        break;
+      case '[':
+        matched = index_suffix.parse(first, last, ctx, rctx, x3::unused);
+        break;
+      case '.':
+        matched = dot_suffix.parse(first, last, ctx, rctx, x3::unused);
+        break;
+      default:
+        return true;
+      }
+      if (!matched)
+        return true;
+    }
+  }
+};
+constexpr PostfixParser postfixLoop{};
+
+auto const postfix_def = postfixLoop;
 
 auto const args_def = -(expr % comma) >> -comma;
 
-auto const primary_def =
-    block_expr[pass] | identifier[pass] | literal[pass] | builtin_call[pass] |
-    anon_lit[pass] | enum_lit[pass] | paren_expr[pass] | bool_lit[pass] |
-    if_expr[pass] | switch_expr[pass] | comptime_expr[pass] |
-    tensor_access[pass] | prefix_type_expr[pass] | fn_type[pass] |
-    container_type[pass] | enum_type[pass] | void_lit[pass];
+// The alternatives of a primary expression, grouped by the characters they
+// can start with (in grammar order within each group):
+//   block_expr identifier  - an identifier that is not a keyword
+//   literal                - digit, '"', '\''
+//   builtin_call           - '@'
+//   anon_lit enum_lit      - '.'
+//   paren_expr             - '('
+//   bool_lit if_expr switch_expr comptime_expr fn_type container_type
+//   enum_type              - a keyword
+//   tensor_access          - '|'
+//   prefix_type_expr       - '*', '[', '?'
+//   void_lit               - '{'
+auto const primary_label = block_expr[pass] | identifier[pass];
+auto const primary_dot = anon_lit[pass] | enum_lit[pass];
+auto const primary_keyword =
+    bool_lit[pass] | if_expr[pass] | switch_expr[pass] | comptime_expr[pass] |
+    fn_type[pass] | container_type[pass] | enum_type[pass];
+
+/// `primary`: dispatches on the first character to the only alternatives
+/// that can match there, rather than trying all seventeen in turn (every
+/// operand is a primary). A plain identifier, the most common operand, is
+/// scanned once and built here.
+struct PrimaryParser : x3::parser<PrimaryParser> {
+  using attribute_type = ast::Expr *;
+  [[maybe_unused]] static bool const has_attribute = true;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It &first, It const &last, Ctx const &ctx, RCtx &rctx,
+             Attr &attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last)
+      return false;
+    char c = *first;
+    if (isIdentStart(c)) {
+      It p = first + 1;
+      while (p != last && isIdentChar(*p))
+        ++p;
+      llvm::StringRef word(first, p - first);
+      if (isKeyword(word))
+        return primary_keyword.parse(first, last, ctx, rctx, x3::unused);
+      // Only `name: {` can be a labelled block.
+      It q = skipTrivia(p, last);
+      if (q != last && *q == ':')
+        return primary_label.parse(first, last, ctx, rctx, x3::unused);
+      ParserState &state = getState(ctx);
+      auto *id = state.file.create<ast::Identifier>();
+      id->name = ast::Name{word};
+      state.lastTokenEnd = p;
+      finish(state, id, first, p);
+      first = p;
+      rctx = id;
+      return true;
+    }
+    switch (c) {
+    case '"':
+    case '\'':
+      return literal[pass].parse(first, last, ctx, rctx, x3::unused);
+    case '@':
+      return builtin_call[pass].parse(first, last, ctx, rctx, x3::unused);
+    case '.':
+      return primary_dot.parse(first, last, ctx, rctx, x3::unused);
+    case '(':
+      return paren_expr[pass].parse(first, last, ctx, rctx, x3::unused);
+    case '|':
+      return tensor_access[pass].parse(first, last, ctx, rctx, x3::unused);
+    case '*':
+    case '[':
+    case '?':
+      return prefix_type_expr[pass].parse(first, last, ctx, rctx, x3::unused);
+    case '{':
+      return void_lit[pass].parse(first, last, ctx, rctx, x3::unused);
+    default:
+      if (isDigit(c))
+        return literal[pass].parse(first, last, ctx, rctx, x3::unused);
+      return false;
+    }
+  }
+};
+constexpr PrimaryParser primaryDispatch{};
+
+auto const primary_def = primaryDispatch;
 
 auto const identifier_def = tag(ident[([](auto &c) {
   auto *id = getState(c).file.template create<ast::Identifier>();
@@ -710,11 +865,43 @@ auto const enum_member_def =
 // Statements
 //===----------------------------------------------------------------------===//
 
-auto const statement_def =
-    nest[labeled_stmt[pass] | var_decl[pass] | comptime_block_stmt[pass] |
-         if_stmt[pass] | while_stmt[pass] | for_stmt[pass] | inline_loop[pass] |
-         switch_stmt[pass] | block[pass] | (simple_core[pass] >> stmtSemi) |
-         (!rbrace >> !atEnd >> failWith("statement"))];
+auto const no_statement = !rbrace >> !atEnd >> failWith("statement");
+auto const simple_stmt = (simple_core[pass] >> stmtSemi) | no_statement;
+auto const unlabeled_stmt = var_decl[pass] | comptime_block_stmt[pass] |
+                            if_stmt[pass] | while_stmt[pass] | for_stmt[pass] |
+                            inline_loop[pass] | switch_stmt[pass] |
+                            block[pass] | simple_stmt;
+auto const any_stmt = labeled_stmt[pass] | unlabeled_stmt;
+
+/// The alternatives of a statement. Most statements start with a name that
+/// is not a keyword and not a label (`x = ...;`, `f(...);`), and then only
+/// the simple statement can match: go there directly instead of trying the
+/// keyword alternatives one by one. Anything else takes the full list, minus
+/// the label when there is none.
+struct StatementParser : x3::parser<StatementParser> {
+  using attribute_type = ast::Stmt *;
+  [[maybe_unused]] static bool const has_attribute = true;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It &first, It const &last, Ctx const &ctx, RCtx &rctx,
+             Attr &attr) const {
+    It p = skipTrivia(first, last);
+    if (p == last || !isIdentStart(*p))
+      return unlabeled_stmt.parse(first, last, ctx, rctx, x3::unused);
+    It q = p + 1;
+    while (q != last && isIdentChar(*q))
+      ++q;
+    if (isKeyword(llvm::StringRef(p, q - p)))
+      return unlabeled_stmt.parse(first, last, ctx, rctx, x3::unused);
+    q = skipTrivia(q, last);
+    if (q != last && *q == ':')
+      return any_stmt.parse(first, last, ctx, rctx, x3::unused);
+    return simple_stmt.parse(first, last, ctx, rctx, x3::unused);
+  }
+};
+constexpr StatementParser statementDispatch{};
+
+auto const statement_def = nest[statementDispatch];
 
 auto const block_def = tag(lbrace[make<ast::BlockStmt>] >>
                            stmt_list[setList<&ast::BlockStmt::stmts>] >>

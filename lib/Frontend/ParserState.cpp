@@ -2,7 +2,6 @@
 
 #include "ParserState.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 
 #include <cstring>
@@ -43,16 +42,6 @@ const char *ParserState::recover(const char *start, const char *errorPos,
     return errorPos;
   return resynchronize(start, errorPos, end, topLevel,
                        llvm::StringRef(message).starts_with("expected '}'"));
-}
-
-bool tessera::frontend::detail::isKeyword(llvm::StringRef w) {
-  return llvm::StringSwitch<bool>(w)
-      .Cases({"align", "and", "break", "comptime", "const", "continue"}, true)
-      .Cases({"else", "enum", "export", "extern", "false", "fn", "for"}, true)
-      .Cases({"if", "inline", "layout", "linksection", "noinline", "or"}, true)
-      .Cases({"packed", "param", "return", "struct", "switch", "task"}, true)
-      .Cases({"true", "union", "var", "while"}, true)
-      .Default(false);
 }
 
 std::string tessera::frontend::detail::describeToken(const char *p,

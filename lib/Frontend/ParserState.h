@@ -15,6 +15,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -31,7 +32,9 @@ public:
               llvm::raw_ostream &diagOS, const char *begin, const char *end,
               unsigned maxDepth, unsigned maxErrors)
       : file(file), sm(sm), diagOS(diagOS), begin(begin), end(end),
-        lastTokenEnd(begin), maxDepth(maxDepth), maxTreeHeight(16 * maxDepth),
+        lastTokenEnd(begin), maxDepth(maxDepth),
+        maxTreeHeight(static_cast<unsigned>(std::min<uint64_t>(
+            16 * uint64_t(maxDepth), ast::Node::kMaxHeight - 1))),
         maxErrors(maxErrors) {}
 
   ast::SourceFile &file;
@@ -121,7 +124,51 @@ inline bool isIdentChar(char c) {
 inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 /// True for the reserved words of the language (they cannot be identifiers).
-bool isKeyword(llvm::StringRef word);
+/// Inline and keyed on the first letter: every identifier is checked.
+inline bool isKeyword(llvm::StringRef w) {
+  if (w.size() < 2 || w.size() > 11)
+    return false;
+  auto is = [&](llvm::StringRef k) {
+    return w.size() == k.size() &&
+           std::memcmp(w.data(), k.data(), k.size()) == 0;
+  };
+  switch (w[0]) {
+  case 'a':
+    return is("align") || is("and");
+  case 'b':
+    return is("break");
+  case 'c':
+    return is("comptime") || is("const") || is("continue");
+  case 'e':
+    return is("else") || is("enum") || is("export") || is("extern");
+  case 'f':
+    return is("false") || is("fn") || is("for");
+  case 'i':
+    return is("if") || is("inline");
+  case 'l':
+    return is("layout") || is("linksection");
+  case 'n':
+    return is("noinline");
+  case 'o':
+    return is("or");
+  case 'p':
+    return is("packed") || is("param");
+  case 'r':
+    return is("return");
+  case 's':
+    return is("struct") || is("switch");
+  case 't':
+    return is("task") || is("true");
+  case 'u':
+    return is("union");
+  case 'v':
+    return is("var");
+  case 'w':
+    return is("while");
+  default:
+    return false;
+  }
+}
 
 } // namespace tessera::frontend::detail
 

@@ -95,9 +95,10 @@ struct PunctParser : x3::parser<PunctParser> {
     if (static_cast<size_t>(last - first) < len || first[0] != text[0] ||
         !startsWith(first, text, len))
       return false;
-    if (static_cast<size_t>(last - first) > len && first[len] != '\0' &&
-        std::strchr(notBefore, first[len]))
-      return false;
+    if (static_cast<size_t>(last - first) > len)
+      for (const char *n = notBefore; *n; ++n)
+        if (first[len] == *n)
+          return false;
     first += len;
     getState(ctx).lastTokenEnd = first;
     return true;

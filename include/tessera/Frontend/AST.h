@@ -94,25 +94,41 @@ public:
     LastExpr = EnumType,
   };
 
+  /// The largest height a node records (see getHeight); the parser keeps
+  /// trees lower than this.
+  static constexpr unsigned kMaxHeight = (1u << 24) - 1;
+
   Kind getKind() const { return kind; }
   /// Half-open range: from the first character of the node's first token to
   /// one past the last character of its last token.
-  llvm::SMRange getRange() const { return range; }
-  llvm::SMLoc getLoc() const { return range.Start; }
-  void setRange(llvm::SMRange r) { range = r; }
+  llvm::SMRange getRange() const {
+    return llvm::SMRange(llvm::SMLoc::getFromPointer(start),
+                         llvm::SMLoc::getFromPointer(start + length));
+  }
+  llvm::SMLoc getLoc() const { return llvm::SMLoc::getFromPointer(start); }
+  void setRange(llvm::SMRange r) {
+    start = r.Start.getPointer();
+    size_t n = r.End.getPointer() - start;
+    length = n > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(n);
+  }
   /// Number of nodes on the longest path down from this one (a leaf is 1).
   /// The parser bounds it, so recursive walks over the tree are safe.
   unsigned getHeight() const { return height; }
-  void setHeight(unsigned h) { height = h; }
+  void setHeight(unsigned h) { height = h > kMaxHeight ? kMaxHeight : h; }
 
 protected:
-  explicit Node(Kind kind) : kind(kind) {}
+  explicit Node(Kind kind) : kind(kind), height(1) {}
 
 private:
+  // 16 bytes: a big file has millions of nodes, and every byte saved here is
+  // memory the parser does not have to touch. The range is stored as its
+  // start and a 32-bit length (no node spans 4 GiB of source).
+  const char *start = nullptr;
+  uint32_t length = 0;
   Kind kind;
-  unsigned height = 1;
-  llvm::SMRange range;
+  unsigned height : 24;
 };
+static_assert(sizeof(Node) == 16, "keep the node header small");
 
 /// Returns the node kind as printed by --emit=ast ("VarDecl", ...).
 llvm::StringRef getKindName(Node::Kind kind);
@@ -555,6 +571,24 @@ public:
 // The file
 //===----------------------------------------------------------------------===//
 
+/// Supplies the slabs of a SourceFile's arena. A large file builds many
+/// megabytes of nodes (about eight bytes per byte of source), and faulting
+/// them in 4 KiB at a time costs more than building them; slabs of 2 MiB
+/// and more are therefore 2 MiB aligned and ask for transparent huge pages
+/// where the system offers them. Smaller slabs come from malloc.
+class SlabAllocator : public llvm::AllocatorBase<SlabAllocator> {
+public:
+  void *Allocate(size_t size, size_t alignment);
+  void Deallocate(const void *ptr, size_t size, size_t alignment);
+  using AllocatorBase<SlabAllocator>::Allocate;
+  using AllocatorBase<SlabAllocator>::Deallocate;
+};
+
+/// Slabs start at 64 KiB (a small file needs one or two) and double every
+/// two slabs, so a big file soon gets huge-page slabs.
+using NodeAllocator =
+    llvm::BumpPtrAllocatorImpl<SlabAllocator, 64 * 1024, 64 * 1024, 2>;
+
 /// One parsed buffer. Owns every node of its tree.
 class SourceFile : public NodeOf<Node::Kind::SourceFile, Node> {
 public:
@@ -585,7 +619,7 @@ public:
   }
 
 private:
-  llvm::BumpPtrAllocator allocator;
+  NodeAllocator allocator;
 };
 
 } // namespace tessera::frontend::ast
