@@ -393,7 +393,8 @@ void RouteChecker::checkRoute(const ColorRoute &route, size_t index,
   auto addEverywhere = [&](RouteProblemKind kind, const std::string &what) {
     problems.push_back(
         {kind, index, range.x, range.y, otherPEs,
-         formatProblem(route, range.x, range.y, otherPEs, what)});
+         formatProblem(route, range.x, range.y, otherPEs, what),
+         /*senders=*/{}});
   };
 
   if (llvm::is_contained(reservedColors, route.color))
