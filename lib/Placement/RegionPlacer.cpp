@@ -50,19 +50,24 @@ bool Placer::validate() {
     result.errors.push_back(message);
     return false;
   };
+  auto failAt = [&](int region, const std::string &message) {
+    result.failedRegion = region;
+    return fail(message);
+  };
   if (problem.width < 1 || problem.height < 1)
     return fail("the rectangle must have a positive size, got " +
                 std::to_string(problem.width) + "x" +
                 std::to_string(problem.height));
   for (const CodeRegion &region : problem.regions) {
+    int index = static_cast<int>(&region - problem.regions.data());
     if (region.width < 1 || region.height < 1)
-      return fail("region '" + region.name +
+      return failAt(index, "region '" + region.name +
                   "' must have a positive size, "
                   "got " +
                   std::to_string(region.width) + "x" +
                   std::to_string(region.height));
     if (region.width > problem.width || region.height > problem.height)
-      return fail("region '" + region.name + "' (" +
+      return failAt(index, "region '" + region.name + "' (" +
                   std::to_string(region.width) + "x" +
                   std::to_string(region.height) + ") does not fit in the " +
                   std::to_string(problem.width) + "x" +
@@ -115,6 +120,7 @@ bool Placer::placeFixed() {
     if (origin.x < 0 || origin.y < 0 ||
         origin.x + region.width > problem.width ||
         origin.y + region.height > problem.height) {
+      result.failedRegion = static_cast<int>(i);
       result.errors.push_back("region '" + region.name + "' at " +
                               formatPoint(origin) + " leaves the " +
                               std::to_string(problem.width) + "x" +
@@ -127,6 +133,7 @@ bool Placer::placeFixed() {
         if (other == -1)
           continue;
         RegionPoint at{origin.x + x, origin.y + y};
+        result.failedRegion = static_cast<int>(i);
         result.errors.push_back(
             other == -2
                 ? "region '" + region.name + "' at " + formatPoint(origin) +
@@ -231,6 +238,7 @@ RegionPlacement Placer::run() {
     std::optional<RegionPoint> origin = findOrigin(next);
     if (!origin) {
       const CodeRegion &region = problem.regions[next];
+      result.failedRegion = next;
       result.errors.push_back(
           "region '" + region.name + "' (" + std::to_string(region.width) +
           "x" + std::to_string(region.height) + ") fits nowhere in the " +

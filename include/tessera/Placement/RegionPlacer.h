@@ -57,6 +57,9 @@ struct RegionPlacement {
   /// Empty on success, else the first reason (bad input, an overlap of
   /// fixed regions, or a region that fits nowhere).
   std::vector<std::string> errors;
+  /// The region (index into the problem's) the first error is about, if
+  /// it is about one.
+  std::optional<int> failedRegion;
 
   bool succeeded() const { return errors.empty(); }
 };

@@ -52,12 +52,16 @@ bool elaboration::placeLayoutRegions(LayoutDescription &layout,
 
   placement::RegionPlacement result = placement::placeRegions(problem);
   if (!result.succeeded()) {
+    // At the region the error is about, else at the first one to place.
     llvm::SMLoc loc = layout.regions.front().loc;
-    for (const LayoutRegion &region : layout.regions)
-      if (!region.origin) {
-        loc = region.loc;
-        break;
-      }
+    if (result.failedRegion)
+      loc = layout.regions[*result.failedRegion].loc;
+    else
+      for (const LayoutRegion &region : layout.regions)
+        if (!region.origin) {
+          loc = region.loc;
+          break;
+        }
     diags.error(loc, "cannot place the layout's code regions: " +
                          result.errors.front());
     return false;

@@ -107,11 +107,13 @@ TEST_CASE("placement errors name the regions", "[regions]") {
                      {"b", 2, 2, RegionPoint{1, 1}}};
   CHECK(placeRegions(problem).errors ==
         std::vector<std::string>{"regions 'a' and 'b' overlap at (1, 1)"});
+  CHECK(placeRegions(problem).failedRegion == 1);
 
   problem.regions = {{"a", 3, 3, RegionPoint{0, 0}}, {"b", 2, 2, std::nullopt}};
   CHECK(placeRegions(problem).errors ==
         std::vector<std::string>{"region 'b' (2x2) fits nowhere in the 4x4 "
                                  "rectangle beside the others"});
+  CHECK(placeRegions(problem).failedRegion == 1);
 
   problem.regions = {{"a", 2, 2, RegionPoint{3, 0}}};
   CHECK(placeRegions(problem).errors ==
@@ -122,12 +124,14 @@ TEST_CASE("placement errors name the regions", "[regions]") {
   CHECK(placeRegions(problem).errors ==
         std::vector<std::string>{
             "region 'a' (5x1) does not fit in the 4x4 rectangle"});
+  CHECK(placeRegions(problem).failedRegion == 0);
 
   problem.regions = {{"a", 1, 1, std::nullopt}};
   problem.connections = {{0, 2, {0, 0}, {0, 0}, 1}};
   CHECK(
       placeRegions(problem).errors ==
       std::vector<std::string>{"a connection names region 2, but there are 1"});
+  CHECK_FALSE(placeRegions(problem).failedRegion);
 
   problem.connections = {{0, 0, {0, 1}, {0, 0}, 1}};
   CHECK(placeRegions(problem).errors ==

@@ -28,27 +28,6 @@ placement::RegionPoint toPoint(int64_t x, int64_t y) {
   return {static_cast<int>(x), static_cast<int>(y)};
 }
 
-/// Where to report the placer's `message`: at the region it names first,
-/// else at the first region without a position.
-CodeRegionOp at(llvm::ArrayRef<CodeRegionOp> regions,
-                const std::string &message) {
-  CodeRegionOp best;
-  size_t bestAt = std::string::npos;
-  for (CodeRegionOp region : regions) {
-    size_t found = message.find("'" + region.getSymName().str() + "'");
-    if (found < bestAt) {
-      best = region;
-      bestAt = found;
-    }
-  }
-  if (best)
-    return best;
-  for (CodeRegionOp region : regions)
-    if (!region.getOrigin())
-      return region;
-  return regions.front();
-}
-
 struct PlaceRegionsPass
     : tessera::fabric::impl::PlaceRegionsBase<PlaceRegionsPass> {
   void runOnOperation() override {
@@ -102,9 +81,12 @@ struct PlaceRegionsPass
 
     placement::RegionPlacement result = placement::placeRegions(problem);
     if (!result.succeeded()) {
-      const std::string &message = result.errors.front();
-      at(regions, message).emitError("cannot place the code regions: ")
-          << message;
+      // At the region the error is about, else at the first one to place.
+      CodeRegionOp at = result.failedRegion ? regions[*result.failedRegion]
+                                            : *llvm::find_if(regions, [](auto r) {
+                                                return !r.getOrigin();
+                                              });
+      at.emitError("cannot place the code regions: ") << result.errors.front();
       return signalPassFailure();
     }
     mlir::Builder builder(&getContext());
