@@ -290,12 +290,9 @@ std::optional<Wavelet> Network::pollDelivered(unsigned x, unsigned y,
   if (router == None)
     return std::nullopt;
   uint32_t lane = s.routers[router].laneOf[color];
-  if (lane == None || !s.lanes[lane].buffers[DeliveryBuffer].count)
+  if (lane == None)
     return std::nullopt;
-  Entry entry = s.pop(s.lanes[lane], DeliveryBuffer);
-  --s.awaitingCE;
-  ++s.counters.polled;
-  return Wavelet{entry.payload, entry.color, entry.control != 0, entry.id};
+  return pollDeliveryQueue(lane);
 }
 
 unsigned Network::getDeliveredCount(unsigned x, unsigned y,
