@@ -125,10 +125,10 @@ SdkRuntime::State::runDevice(uint64_t maxCycles,
 }
 
 bool SdkRuntime::State::serviceStreams() {
-  emulator::Network &net = emulator->getNetwork();
   bool moved = false;
   for (StreamState &stream : streams) {
     const emulator::HostStream &info = *stream.info;
+    emulator::Network &net = emulator->getNetworkForRow(info.y);
     if (!info.output) {
       if (stream.toSend.empty() ||
           !net.injectAtEdge(info.x, info.y, info.port,

@@ -37,7 +37,7 @@ uint64_t tscValue(const PE &pe, uint64_t cycle) {
 
 } // namespace
 
-uint16_t Emulator::State::readConfig(PE &pe, uint32_t address) {
+uint16_t Band::readConfig(PE &pe, uint32_t address) {
   unsigned x = pe.coord.x, y = pe.coord.y;
   if (address >= ColorConfigBase &&
       address < ColorConfigBase + NumConfigColors)
@@ -69,7 +69,7 @@ uint16_t Emulator::State::readConfig(PE &pe, uint32_t address) {
   }
 }
 
-void Emulator::State::writeConfig(PE &pe, uint32_t address, uint16_t value) {
+void Band::writeConfig(PE &pe, uint32_t address, uint16_t value) {
   unsigned x = pe.coord.x, y = pe.coord.y;
   if (address >= ColorConfigBase &&
       address < ColorConfigBase + NumConfigColors) {
@@ -98,11 +98,10 @@ void Emulator::State::writeConfig(PE &pe, uint32_t address, uint16_t value) {
     if (ch != '\n')
       pe.printLine.push_back(ch);
     if (ch == '\n' || pe.printLine.size() >= MaxPrintLine) {
-      PrintedLine line{cycle, pe.coord, std::move(pe.printLine)};
+      // Emulator::State hands it to options.onPrint after the cycle, in
+      // an order that does not depend on how the fabric is split.
+      printed.push_back({cycle, pe.coord, std::move(pe.printLine)});
       pe.printLine.clear();
-      if (options.onPrint)
-        options.onPrint(line);
-      printed.push_back(std::move(line));
     }
     return;
   }

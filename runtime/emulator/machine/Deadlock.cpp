@@ -52,9 +52,7 @@ std::string describeOperation(const Flight &flight) {
 
 } // namespace
 
-DeadlockReport Emulator::State::describeWaits() const {
-  DeadlockReport report;
-  report.cycle = cycle;
+void Band::describeWaits(DeadlockReport &report) const {
   for (const PE &pe : pes) {
     const ProgramInfo &info = programs[pe.program];
     auto add = [&](std::string what, uint32_t pc) {
@@ -109,9 +107,10 @@ DeadlockReport Emulator::State::describeWaits() const {
             info.entry[task]);
     }
   }
-  report.wavelets = network.listBuffered();
-  report.routeErrors = network.getErrors();
-  return report;
+  for (BufferedWavelet &w : network.listBuffered())
+    report.wavelets.push_back(std::move(w));
+  for (const RouteError &error : network.getErrors())
+    report.routeErrors.push_back(error);
 }
 
 std::string

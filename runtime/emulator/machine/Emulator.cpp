@@ -1,10 +1,23 @@
-//===- Emulator.cpp - loading, the cycle loop and host access ------------===//
+//===- Emulator.cpp - the bands in lockstep, and host access --------------===//
+//
+// docs/Scaling.md: the rectangle is cut into bands of rows. A cycle runs in
+// two halves: every band first takes the wavelets its neighbours sent
+// across their sides in the last step, runs its PEs and publishes what its
+// boundary buffers can take; then every band steps its routers against its
+// neighbours' offers and keeps what crossed its sides. Between the halves
+// the bands touch nothing of each other, so threads can run them at once.
+// What bands report (faults, printed lines, trace lines) is merged by
+// (cycle, y, x), the order one band of the whole rectangle gives too.
+//
+//===----------------------------------------------------------------------===//
 
+#include "BandThreads.h"
 #include "Machine.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <string_view>
+#include <ostream>
+#include <tuple>
 
 using namespace tessera;
 using namespace tessera::emulator;
@@ -12,97 +25,51 @@ using namespace tessera::emulator::machine;
 
 namespace {
 
-constexpr std::string_view TeardownHandlerPrefix = "__teardown_handler.";
+/// Where band boundaries go: rows split so that each band has about the
+/// same number of PEs with a program (each row also counts one, for its
+/// routers), every band at least one row.
+std::vector<unsigned> splitRows(const FabricLayout &layout, unsigned count) {
+  unsigned height = layout.getHeight();
+  count = std::clamp(count, 1u, std::max(height, 1u));
+  std::vector<uint64_t> weight(height, 1);
+  for (unsigned y = 0; y < height; ++y)
+    for (unsigned x = 0; x < layout.getWidth(); ++x)
+      weight[y] += layout.programAt(x, y).has_value();
+  uint64_t total = 0;
+  for (uint64_t w : weight)
+    total += w;
+  std::vector<unsigned> firstRows{0};
+  uint64_t sum = 0;
+  for (unsigned y = 0; y < height && firstRows.size() < count; ++y) {
+    sum += weight[y];
+    unsigned bandsLeft = count - static_cast<unsigned>(firstRows.size());
+    bool due = sum * count >= total * firstRows.size();
+    // Leave a row for every band still to come.
+    bool mustCut = height - (y + 1) <= bandsLeft;
+    if ((due || mustCut) && y + 1 < height)
+      firstRows.push_back(y + 1);
+  }
+  return firstRows;
+}
 
-/// Per-program facts every PE of it shares.
-ProgramInfo buildProgramInfo(const LoadedProgram &loaded,
-                             const target::TargetModel &model,
-                             std::string &error) {
-  ProgramInfo info;
-  info.loaded = &loaded;
-  const pe::ProgramBinary &binary = loaded.binary;
-  info.code = DecodedProgram(binary);
-  ImageResult image = PEMemory::buildImage(binary);
-  if (!image)
-    error = "program '" + loaded.name + "' cannot be loaded: " + *image.error;
-  info.image = image.image;
+auto orderKey(uint64_t cycle, PECoord pe) {
+  return std::tuple(cycle, pe.y, pe.x);
+}
 
-  for (const pe::TaskEntry &task : binary.tasks) {
-    if (task.id >= NumTaskIDs)
-      continue; // the reader refuses these
-    info.kind[task.id] = task.kind;
-    info.entry[task.id] = task.entry;
-    if (task.kind == target::TaskKind::Data)
-      info.dataTasks |= uint64_t(1) << task.id;
-  }
-  if (binary.hasSeparateControlTable()) {
-    info.separateControlTable = true;
-    info.controlTableStride = binary.controlTableStride;
-    for (const pe::TaskEntry &task : binary.tasks) {
-      if (task.kind != target::TaskKind::Control || task.id >= NumTaskIDs)
-        continue;
-      info.kind[task.id].reset();
-      info.controlEntry[task.id] = task.entry;
-    }
-    // Control tasks leave the shared table: its entries are the others'.
-    for (const pe::TaskEntry &task : binary.tasks)
-      if (task.kind != target::TaskKind::Control && task.id < NumTaskIDs) {
-        info.kind[task.id] = task.kind;
-        info.entry[task.id] = task.entry;
-      }
-  }
-  std::array<std::optional<uint8_t>, 8> outputQueueColor{};
-  for (const pe::QueueInit &queue : binary.queues) {
-    if (queue.queue >= 8)
-      continue;
-    (queue.output ? outputQueueColor : info.inputQueueColor)[queue.queue] =
-        queue.color;
-    if (!queue.output && queue.color < 32)
-      info.ctrlTableIDOfColor[queue.color] = queue.ctrlTableID;
-  }
-  info.outputQueueColor = outputQueueColor;
-
-  info.dataTaskOfColor.fill(NoTask);
-  info.gateOfColor.fill(NoTask);
-  bool byColor = model.getDataTaskSource() == target::DataTaskSource::Color;
-  if (byColor) {
-    for (unsigned c = 0; c < model.getNumRoutableColors(); ++c) {
-      info.gateOfColor[c] = c;
-      if (info.kind[c] == target::TaskKind::Data)
-        info.dataTaskOfColor[c] = c;
-    }
-  } else {
-    for (unsigned q = 0; q < 8; ++q) {
-      if (!info.inputQueueColor[q] || *info.inputQueueColor[q] >= 32)
-        continue;
-      unsigned c = *info.inputQueueColor[q];
-      info.gateOfColor[c] = q;
-      if (info.kind[q] == target::TaskKind::Data)
-        info.dataTaskOfColor[c] = q;
-    }
-  }
-  // A color or queue with no task bound starts blocked, so that control
-  // wavelets reach the CE only once the program unblocks it
-  // (csl-reference 7.3).
-  for (uint8_t gate : info.gateOfColor)
-    if (gate != NoTask && !info.kind[gate])
-      info.initiallyBlocked |= uint64_t(1) << gate;
-
-  for (const pe::Symbol &symbol : binary.symbols) {
-    std::string_view name = symbol.name;
-    if (symbol.kind != pe::SymbolKind::Function ||
-        !name.starts_with(TeardownHandlerPrefix))
-      continue;
-    unsigned color = 0;
-    std::string_view digits = name.substr(TeardownHandlerPrefix.size());
-    if (digits.empty() || digits.size() > 2)
-      continue;
-    for (char ch : digits)
-      color = color * 10 + unsigned(ch - '0');
-    if (color < 32)
-      info.teardownHandler[color] = symbol.address;
-  }
-  return info;
+/// Sorts items [first, end) of `items` by (cycle, y, x), keeping the order
+/// of equal ones. Not std::stable_sort: libstdc++ 12's uses a deprecated
+/// buffer function that warns.
+template <typename T, typename KeyOf>
+void sortByCyclePE(std::vector<T> &items, size_t first, KeyOf keyOf) {
+  std::vector<std::pair<decltype(keyOf(items[0])), size_t>> keys;
+  for (size_t i = first; i < items.size(); ++i)
+    keys.emplace_back(keyOf(items[i]), i);
+  std::sort(keys.begin(), keys.end());
+  std::vector<T> sorted;
+  sorted.reserve(keys.size());
+  for (const auto &[key, index] : keys)
+    sorted.push_back(std::move(items[index]));
+  std::move(sorted.begin(), sorted.end(), items.begin() + first);
 }
 
 } // namespace
@@ -118,122 +85,215 @@ PECounters &PECounters::operator+=(const PECounters &other) {
   return *this;
 }
 
+//===----------------------------------------------------------------------===//
+// Emulator::State
+//===----------------------------------------------------------------------===//
+
 Emulator::State::State(const LoadedOutput &output, EmulatorOptions options)
-    : output(output), model(target::TargetModel::get(output.metadata.arch)),
-      options(std::move(options)),
-      network(output.layout, model, this->options.network) {
-  // What an output host stream's PE sends through its port goes to the
-  // host, not into a routing error.
-  for (const HostStream &stream : output.metadata.hostStreams)
-    if (stream.output)
-      network.declareEdgeExit(stream.x, stream.y, stream.port, stream.color);
-  std::string loadError;
-  for (const LoadedProgram &program : output.programs) {
-    std::string error;
-    programs.push_back(buildProgramInfo(program, model, error));
-    if (!error.empty() && loadError.empty())
-      loadError = error;
-  }
-
+    : shared(output, std::move(options)) {
+  const EmulatorOptions &opts = shared.options;
   const FabricLayout &layout = output.layout;
-  peIndex.assign(size_t(layout.getWidth()) * layout.getHeight(), -1);
-  for (unsigned y = 0; y < layout.getHeight(); ++y) {
-    for (unsigned x = 0; x < layout.getWidth(); ++x) {
-      std::optional<uint16_t> program = layout.programAt(x, y);
-      if (!program || *program >= programs.size())
-        continue;
-      peIndex[size_t(y) * layout.getWidth() + x] =
-          static_cast<int32_t>(pes.size());
-      PE &pe = pes.emplace_back();
-      pe.coord = {static_cast<uint16_t>(x), static_cast<uint16_t>(y)};
-      pe.program = *program;
-    }
+  unsigned wanted = opts.bands ? opts.bands : std::max(opts.threads, 1u);
+  std::vector<unsigned> firstRows = splitRows(layout, wanted);
+  bandOfRow.assign(layout.getHeight(), 0);
+  for (size_t i = 0; i < firstRows.size(); ++i) {
+    unsigned end =
+        i + 1 < firstRows.size() ? firstRows[i + 1] : layout.getHeight();
+    bands.push_back(std::make_unique<Band>(shared, firstRows[i], end));
+    for (unsigned y = firstRows[i]; y < end; ++y)
+      bandOfRow[y] = static_cast<uint32_t>(i);
   }
-
-  for (PE &pe : pes) {
-    const ProgramInfo &info = programs[pe.program];
-    pe.memory = PEMemory(info.image);
-    pe.ce.seedPRNG(pe.coord.x, pe.coord.y);
-    pe.blocked = info.initiallyBlocked;
-    uint64_t seed = this->options.shuffleSeed.value_or(0);
-    pe.pickerState = (seed ^ (uint64_t(pe.coord.x) << 32 | pe.coord.y)) *
-                         0x9E3779B97F4A7C15ull |
-                     1;
-    for (unsigned q = 0; q < 8; ++q)
-      if (info.inputQueueColor[q])
-        network.setDeliveryQueueDepth(pe.coord.x, pe.coord.y,
-                                      *info.inputQueueColor[q],
-                                      model.getInputQueueDepth(q));
-    for (const pe::StartupAction &action : info.loaded->binary.startup) {
-      switch (action.kind) {
-      case pe::StartupKind::Activate:
-        activate(pe, action.value);
-        break;
-      case pe::StartupKind::Block:
-      case pe::StartupKind::Unblock:
-        setBlocked(pe, action.space, action.value,
-                   action.kind == pe::StartupKind::Block);
-        break;
-      case pe::StartupKind::Call:
-        pe.calls.push_back({action.value, {}, 0});
+  for (auto &band : bands)
+    band->load();
+  if (!shared.loadError.empty())
+    for (auto &band : bands)
+      if (!band->pes.empty()) {
+        band->fail(band->pes.front(), 0, shared.loadError);
         break;
       }
-    }
-    if (hasWork(pe))
-      wake(pe);
-  }
 
-  // Per-PE values (params the host gave each PE) overwrite the image.
-  for (const pe::PEValue &value : output.values) {
-    PE *pe = findPE(value.x, value.y);
-    const pe::Symbol *symbol =
-        output.findSymbolAt(value.x, value.y, value.symbol);
-    if (!pe || !symbol)
-      continue; // the loader checked both
-    (void)pe->memory.write(symbol->address + value.offset, value.bytes);
-  }
-
-  if (!loadError.empty() && !pes.empty())
-    fail(pes.front(), 0, loadError);
+  size_t n = bands.size();
+  outboxNorth.resize(n);
+  outboxSouth.resize(n);
+  viewNorth.resize(n);
+  viewSouth.resize(n);
+  unsigned threadCount = std::min<unsigned>(opts.threads, n);
+  if (threadCount > 1)
+    threads = std::make_unique<BandThreads>(
+        n, threadCount, [this](size_t band, bool secondHalf) {
+          if (secondHalf)
+            runSecondHalf(band);
+          else
+            runFirstHalf(band);
+        });
+  collect();
 }
 
+Emulator::State::~State() = default;
+
 PE *Emulator::State::findPE(unsigned x, unsigned y) {
-  const FabricLayout &layout = output.layout;
-  if (x >= layout.getWidth() || y >= layout.getHeight())
+  if (y >= bandOfRow.size())
     return nullptr;
-  int32_t index = peIndex[size_t(y) * layout.getWidth() + x];
-  return index < 0 ? nullptr : &pes[index];
+  return bandOf(y).findPE(x, y);
 }
 
 const PE *Emulator::State::findPE(unsigned x, unsigned y) const {
   return const_cast<State *>(this)->findPE(x, y);
 }
 
-void Emulator::State::wake(PE &pe) {
-  if (pe.awake || pe.state == MainState::Faulted)
+void Emulator::State::runFirstHalf(size_t index) {
+  Band &band = *bands[index];
+  size_t n = bands.size();
+  // What crossed into this band in the last step arrived in that step; it
+  // enters before anything of this cycle reads the buffers.
+  if (index > 0)
+    for (const BoundaryWavelet &w : outboxSouth[index - 1])
+      band.network.acceptFromBoundary(BandSide::North, w);
+  if (index + 1 < n)
+    for (const BoundaryWavelet &w : outboxNorth[index + 1])
+      band.network.acceptFromBoundary(BandSide::South, w);
+  band.runPEs();
+  if (n == 1)
     return;
-  pe.awake = true;
-  awake.push_back(static_cast<uint32_t>(&pe - pes.data()));
+  // After the PEs' turns, which may reconfigure the boundary routers.
+  if (index > 0)
+    viewNorth[index] = band.network.getBoundaryView(BandSide::North);
+  if (index + 1 < n)
+    viewSouth[index] = band.network.getBoundaryView(BandSide::South);
 }
 
-bool Emulator::State::hasWork(const PE &pe) const {
-  if (pe.state == MainState::Faulted)
-    return false;
-  return pe.state != MainState::Idle || !pe.calls.empty() ||
-         pe.hasBusyMicrothread() || pe.flushQueues || hasReadyTask(pe);
+void Emulator::State::runSecondHalf(size_t index) {
+  Band &band = *bands[index];
+  size_t n = bands.size();
+  // Each view has one reader: the band beyond that side.
+  if (index > 0)
+    band.network.setNeighbourView(BandSide::North,
+                                  std::move(viewSouth[index - 1]));
+  if (index + 1 < n)
+    band.network.setNeighbourView(BandSide::South,
+                                  std::move(viewNorth[index + 1]));
+  band.stepNetwork();
+  if (index > 0)
+    outboxNorth[index] = band.network.takeBoundaryOutbox(BandSide::North);
+  if (index + 1 < n)
+    outboxSouth[index] = band.network.takeBoundaryOutbox(BandSide::South);
 }
 
-void Emulator::State::fail(PE &pe, uint32_t pc, std::string message) {
-  pe.state = MainState::Faulted;
-  if (fault)
-    return; // the first fault is the one reported
-  const ProgramInfo &info = programs[pe.program];
-  fault = PEFault{cycle,
-                  pe.coord,
-                  info.loaded->name,
-                  pc,
-                  info.code.getLocation(pc),
-                  std::move(message)};
+void Emulator::State::stepCycle() {
+  if (threads) {
+    threads->runCycle();
+  } else {
+    for (size_t i = 0; i < bands.size(); ++i)
+      runFirstHalf(i);
+    for (size_t i = 0; i < bands.size(); ++i)
+      runSecondHalf(i);
+  }
+  ++cycle;
+  collect();
+}
+
+void Emulator::State::settle() {
+  size_t n = bands.size();
+  for (size_t i = 0; i < n && n > 1; ++i) {
+    Band &band = *bands[i];
+    if (i > 0)
+      for (const BoundaryWavelet &w : outboxSouth[i - 1])
+        band.network.acceptFromBoundary(BandSide::North, w);
+    if (i + 1 < n)
+      for (const BoundaryWavelet &w : outboxNorth[i + 1])
+        band.network.acceptFromBoundary(BandSide::South, w);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    outboxNorth[i].clear();
+    outboxSouth[i].clear();
+  }
+}
+
+void Emulator::State::collect() {
+  if (!fault) {
+    for (const auto &band : bands)
+      if (band->fault &&
+          (!fault || orderKey(band->fault->cycle, band->fault->pe) <
+                         orderKey(fault->cycle, fault->pe)))
+        fault = band->fault;
+  }
+  bool anyPrinted = false, anyTraced = false;
+  for (const auto &band : bands) {
+    anyPrinted |= !band->printed.empty();
+    anyTraced |= !band->traced.empty();
+  }
+  if (anyPrinted) {
+    size_t first = printed.size();
+    for (const auto &band : bands) {
+      for (PrintedLine &line : band->printed)
+        printed.push_back(std::move(line));
+      band->printed.clear();
+    }
+    sortByCyclePE(printed, first, [](const PrintedLine &line) {
+      return orderKey(line.cycle, line.pe);
+    });
+    if (shared.options.onPrint)
+      for (size_t i = first; i < printed.size(); ++i)
+        shared.options.onPrint(printed[i]);
+  }
+  if (anyTraced) {
+    std::vector<TraceLine> lines;
+    for (const auto &band : bands) {
+      for (TraceLine &line : band->traced)
+        lines.push_back(std::move(line));
+      band->traced.clear();
+    }
+    sortByCyclePE(lines, 0, [](const TraceLine &line) {
+      return orderKey(line.cycle, line.pe);
+    });
+    if (std::ostream *os = shared.options.trace)
+      for (const TraceLine &line : lines)
+        *os << line.text << '\n';
+  }
+}
+
+bool Emulator::State::isQuiet() const {
+  for (size_t i = 0; i < bands.size(); ++i)
+    if (!bands[i]->isQuiet() || !outboxNorth[i].empty() ||
+        !outboxSouth[i].empty())
+      return false;
+  return true;
+}
+
+bool Emulator::State::hasLeftovers() const {
+  for (size_t i = 0; i < bands.size(); ++i)
+    if (bands[i]->hasLeftovers() || !outboxNorth[i].empty() ||
+        !outboxSouth[i].empty())
+      return true;
+  return false;
+}
+
+bool Emulator::State::progressed() const {
+  for (const auto &band : bands)
+    if (band->progressed)
+      return true;
+  return false;
+}
+
+uint64_t Emulator::State::skipToNextTimer(uint64_t limit) {
+  std::optional<uint64_t> next;
+  for (size_t i = 0; i < bands.size(); ++i) {
+    const Band &band = *bands[i];
+    if (!band.awake.empty() || !band.network.isIdle() ||
+        !outboxNorth[i].empty() || !outboxSouth[i].empty())
+      return 0;
+    if (std::optional<uint64_t> at = band.nextTimer())
+      next = next ? std::min(*next, *at) : *at;
+  }
+  if (!next)
+    return 0;
+  uint64_t skip = std::min(*next - cycle, limit);
+  if (skip == 0)
+    return 0;
+  for (auto &band : bands)
+    band->skipCycles(skip); // every network is idle: none refuses
+  cycle += skip;
+  return skip;
 }
 
 //===----------------------------------------------------------------------===//
@@ -245,42 +305,24 @@ Emulator::Emulator(const LoadedOutput &output, EmulatorOptions options)
 
 Emulator::~Emulator() = default;
 
-bool Emulator::State::hasLeftovers() const {
-  if (network.getWaveletsAwaitingCE() != 0 || !network.isIdle())
-    return true;
-  for (const PE &pe : pes) {
-    if (hasWork(pe))
-      return true; // asleep waiting for a wavelet that cannot come
-    // Activated but blocked, with an entry or not (an unbound ID that a
-    // program activates is as much a bug as one it never unblocks).
-    if ((pe.activated | pe.controlPending) & pe.blocked ||
-        pe.tablePending & pe.tableBlocked)
-      return true;
-  }
-  return false;
-}
-
 RunOutcome Emulator::run(uint64_t maxCycles,
                          const std::function<bool()> &until) {
   State &s = *state;
   RunOutcome result;
+  auto finish = [&](RunStatus status) {
+    s.settle();
+    result.status = status;
+    return result;
+  };
   while (true) {
-    if (s.fault) {
-      result.status = RunStatus::Faulted;
-      return result;
-    }
-    if (until && until()) {
-      result.status = RunStatus::Reached;
-      return result;
-    }
-    if (s.awake.empty() && s.network.isIdle() && s.timers.empty()) {
-      result.status = s.hasLeftovers() ? RunStatus::Stalled : RunStatus::Idle;
-      return result;
-    }
-    if (result.cycles == maxCycles) {
-      result.status = RunStatus::CycleLimit;
-      return result;
-    }
+    if (s.fault)
+      return finish(RunStatus::Faulted);
+    if (until && until())
+      return finish(RunStatus::Reached);
+    if (s.isQuiet())
+      return finish(s.hasLeftovers() ? RunStatus::Stalled : RunStatus::Idle);
+    if (result.cycles == maxCycles)
+      return finish(RunStatus::CycleLimit);
     // A condition is checked every cycle, so no cycle is skipped past.
     if (!until)
       result.cycles += s.skipToNextTimer(maxCycles - result.cycles);
@@ -288,15 +330,10 @@ RunOutcome Emulator::run(uint64_t maxCycles,
       continue;
     s.stepCycle();
     ++result.cycles;
-    if (s.fault) {
-      result.status = RunStatus::Faulted;
-      return result;
-    }
-    if (!s.progressed &&
-        !(s.awake.empty() && s.network.isIdle() && s.timers.empty())) {
-      result.status = RunStatus::Stalled;
-      return result;
-    }
+    if (s.fault)
+      return finish(RunStatus::Faulted);
+    if (!s.progressed() && !s.isQuiet())
+      return finish(RunStatus::Stalled);
   }
 }
 
@@ -304,26 +341,38 @@ bool Emulator::step() {
   if (state->fault)
     return false;
   state->stepCycle();
+  state->settle();
   return !state->fault;
 }
 
 uint64_t Emulator::getCycle() const { return state->cycle; }
 
 bool Emulator::isIdle() const {
-  return state->awake.empty() && state->network.isIdle() &&
-         state->timers.empty() && !state->hasLeftovers();
+  return state->isQuiet() && !state->hasLeftovers();
 }
 
 const std::optional<PEFault> &Emulator::getFault() const {
   return state->fault;
 }
 
-DeadlockReport Emulator::getDeadlock() const { return state->describeWaits(); }
+DeadlockReport Emulator::getDeadlock() const {
+  DeadlockReport report;
+  report.cycle = state->cycle;
+  for (const auto &band : state->bands)
+    band->describeWaits(report);
+  // Each band lists its router errors as it found them; merged by when and
+  // where, they read the same whatever the split.
+  sortByCyclePE(report.routeErrors, 0, [](const RouteError &error) {
+    return orderKey(error.cycle, error.pe);
+  });
+  return report;
+}
 
 PECounters Emulator::getCounters() const {
   PECounters total;
-  for (const PE &pe : state->pes)
-    total += pe.counters;
+  for (const auto &band : state->bands)
+    for (const PE &pe : band->pes)
+      total += pe.counters;
   return total;
 }
 
@@ -332,8 +381,40 @@ PECounters Emulator::getCounters(unsigned x, unsigned y) const {
   return pe ? pe->counters : PECounters{};
 }
 
-const Network &Emulator::getNetwork() const { return state->network; }
-Network &Emulator::getNetwork() { return state->network; }
+NetworkCounters Emulator::getNetworkCounters() const {
+  NetworkCounters total;
+  for (const auto &band : state->bands) {
+    const NetworkCounters &c = band->network.getCounters();
+    total.cycles = std::max(total.cycles, c.cycles);
+    total.injected += c.injected;
+    total.hops += c.hops;
+    total.delivered += c.delivered;
+    total.withheld += c.withheld;
+    total.polled += c.polled;
+    total.waitCycles += c.waitCycles;
+    total.rxConflicts += c.rxConflicts;
+    total.switchCommands += c.switchCommands;
+    total.teardowns += c.teardowns;
+    total.edgeIn += c.edgeIn;
+    total.edgeOut += c.edgeOut;
+  }
+  return total;
+}
+
+unsigned Emulator::getNumBands() const {
+  return static_cast<unsigned>(state->bands.size());
+}
+
+const Network &Emulator::getNetwork() const {
+  return state->bands.front()->network;
+}
+Network &Emulator::getNetwork() { return state->bands.front()->network; }
+
+Network &Emulator::getNetworkForRow(unsigned y) {
+  if (y >= state->bandOfRow.size())
+    return state->bands.back()->network;
+  return state->bandOf(y).network;
+}
 
 const std::vector<PrintedLine> &Emulator::getPrintedLines() const {
   return state->printed;
@@ -363,12 +444,12 @@ bool Emulator::call(unsigned x, unsigned y, uint32_t address,
             ") runs no program";
     return false;
   }
-  const DecodedProgram &code = state->programs[pe->program].code;
-  if (!code.lookup(address)) {
+  const ProgramInfo &info = state->shared.programs[pe->program];
+  if (!info.code.lookup(address)) {
     char hex[16];
     std::snprintf(hex, sizeof hex, "0x%04x", address);
     error = "address " + std::string(hex) + " is not in the code of '" +
-            state->programs[pe->program].loaded->name + "'";
+            info.loaded->name + "'";
     return false;
   }
   if (args.size() > 8) {
@@ -381,7 +462,7 @@ bool Emulator::call(unsigned x, unsigned y, uint32_t address,
   call.numArgs = static_cast<uint8_t>(args.size());
   std::copy(args.begin(), args.end(), call.args.begin());
   pe->calls.push_back(call);
-  state->wake(*pe);
+  state->bandOf(y).wake(*pe);
   return true;
 }
 
@@ -395,38 +476,41 @@ void Emulator::setTaskBlocked(unsigned x, unsigned y, unsigned task,
   PE *pe = state->findPE(x, y);
   if (!pe || task >= NumTaskIDs)
     return;
-  state->setBlocked(*pe, pe::BlockSpace::Task, task, blocked);
-  state->wake(*pe); // a task may have become ready
+  Band &band = state->bandOf(y);
+  band.setBlocked(*pe, pe::BlockSpace::Task, task, blocked);
+  band.wake(*pe); // a task may have become ready
+  state->collect();
 }
 
 bool Emulator::isMainThreadIdle(unsigned x, unsigned y) const {
   const PE *pe = state->findPE(x, y);
   return !pe || (pe->state == MainState::Idle && pe->calls.empty() &&
-                 !state->hasReadyTask(*pe));
+                 !state->bandOf(y).hasReadyTask(*pe));
 }
 
 bool Emulator::deliver(unsigned x, unsigned y, Wavelet wavelet) {
   PE *pe = state->findPE(x, y);
   if (!pe || wavelet.color >= 32 ||
-      !state->network.deliverFromHost(x, y, wavelet))
+      !state->bandOf(y).network.deliverFromHost(x, y, wavelet))
     return false;
   pe->deliveredColors |= uint32_t(1) << wavelet.color;
-  state->wake(*pe);
+  state->bandOf(y).wake(*pe);
   return true;
 }
 
 void Emulator::captureColor(unsigned color) {
-  if (color >= 32 || (state->hostColors >> color & 1))
+  if (color >= 32 || (state->shared.hostColors >> color & 1))
     return;
-  state->hostColors |= uint32_t(1) << color;
+  state->shared.hostColors |= uint32_t(1) << color;
   // What PEs sent on the color before the host took it waits in their
   // routers (which do not route it): it goes to the host first.
-  for (PE &pe : state->pes)
-    for (const Wavelet &w :
-         state->network.takeInjected(pe.coord.x, pe.coord.y, color)) {
-      pe.toHost.emplace_back(static_cast<uint8_t>(color), w.payload);
-      state->wake(pe); // its blocked fabout can go on
-    }
+  for (auto &band : state->bands)
+    for (PE &pe : band->pes)
+      for (const Wavelet &w :
+           band->network.takeInjected(pe.coord.x, pe.coord.y, color)) {
+        pe.toHost.emplace_back(static_cast<uint8_t>(color), w.payload);
+        band->wake(pe); // its blocked fabout can go on
+      }
 }
 
 std::vector<uint32_t> Emulator::takeCaptured(unsigned x, unsigned y,

@@ -1,10 +1,14 @@
 //===- Machine.h - the emulator's state and per-PE steps --------*- C++ -*-===//
 //
-// Emulator::State: every PE, the network and the clock, with the steps a PE
-// takes in a cycle split by concern over Emulator.cpp (loading, the cycle
-// loop, host access), Tasks.cpp (delivery, the picker, task control),
-// MainThread.cpp (instructions), Operations.cpp (DSD operations and
-// microthreads), ConfigWords.cpp and Deadlock.cpp. Internal.
+// The fabric is cut into bands of rows (docs/Scaling.md); a machine::Band
+// holds one band's PEs, router network, awake list and timers, with the
+// steps a PE takes in a cycle split by concern over Band.cpp (loading,
+// waking, faults), Schedule.cpp (a band's cycle), Tasks.cpp (delivery, the
+// picker, task control), MainThread.cpp (instructions), Operations.cpp (DSD
+// operations and microthreads), ConfigWords.cpp and Deadlock.cpp.
+// Emulator::State (Emulator.cpp) holds the bands, steps them in lockstep on
+// one thread or several (BandThreads.cpp), and merges what they report.
+// Internal.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSERA_EMULATOR_MACHINE_MACHINE_H
@@ -15,6 +19,7 @@
 #include "tessera/Emulator/Emulator.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <string>
@@ -22,17 +27,47 @@
 
 namespace tessera::emulator {
 
-struct Emulator::State {
-  State(const LoadedOutput &output, EmulatorOptions options);
+namespace machine {
+
+/// What every band reads and only the host changes, between cycles.
+struct SharedState {
+  SharedState(const LoadedOutput &output, EmulatorOptions options);
 
   const LoadedOutput &output;
   const target::TargetModel &model;
   EmulatorOptions options;
+  std::vector<ProgramInfo> programs;
+  /// The first program that could not be loaded, or "".
+  std::string loadError;
+  /// Colors memcpy takes to the host (Emulator::captureColor).
+  uint32_t hostColors = 0;
+};
+
+/// A trace line waiting to be written in the order of docs/Emulator.md
+/// "Tracing" (cycle, then PE), whichever band wrote it.
+struct TraceLine {
+  uint64_t cycle = 0;
+  PECoord pe;
+  std::string text;
+};
+
+/// Rows [firstRow, endRow) of the rectangle: their PEs and routers.
+class Band {
+public:
+  Band(const SharedState &shared, unsigned firstRow, unsigned endRow);
+
+  const SharedState &shared;
+  const LoadedOutput &output;
+  const target::TargetModel &model;
+  const EmulatorOptions &options;
+  const std::vector<ProgramInfo> &programs;
+  const uint32_t &hostColors;
+  const unsigned firstRow, endRow;
   Network network;
-  std::vector<machine::ProgramInfo> programs;
   /// The PEs that run a program, in (y, x) order.
-  std::vector<machine::PE> pes;
-  /// Per rectangle position (y * width + x): index into pes, or -1.
+  std::vector<PE> pes;
+  /// Per position of the band ((y - firstRow) * width + x): index into
+  /// pes, or -1.
   std::vector<int32_t> peIndex;
   /// PEs to visit this cycle; a PE leaves when it has nothing to do and
   /// comes back when a wavelet is delivered to it or the host calls it.
@@ -47,39 +82,56 @@ struct Emulator::State {
   DSDEngine engine;
   /// Finished operations (~2 KB each), reused so that starting one does not
   /// allocate.
-  std::vector<std::unique_ptr<machine::Flight>> spareFlights;
-  std::unique_ptr<machine::Flight> takeFlight();
-  void recycle(std::unique_ptr<machine::Flight> &flight);
+  std::vector<std::unique_ptr<Flight>> spareFlights;
+  std::unique_ptr<Flight> takeFlight();
+  void recycle(std::unique_ptr<Flight> &flight);
+  /// This band's earliest fault by (cycle, y, x), so that the one reported
+  /// does not depend on the order PEs take their turns or on the split.
   std::optional<PEFault> fault;
+  /// Lines printed since Emulator::State last collected them.
   std::vector<PrintedLine> printed;
+  /// Trace lines since Emulator::State last wrote them.
+  std::vector<TraceLine> traced;
   uint64_t cycle = 0;
-  /// Colors memcpy takes to the host (Emulator::captureColor).
-  uint32_t hostColors = 0;
   /// Something happened in the current cycle (an instruction, an element,
   /// a task switch, a wavelet taken, or time spent computing).
   bool progressed = false;
 
-  // Emulator.cpp
-  machine::PE *findPE(unsigned x, unsigned y);
-  const machine::PE *findPE(unsigned x, unsigned y) const;
-  const machine::ProgramInfo &programOf(const machine::PE &pe) const {
+  // Band.cpp
+  /// Start-up actions and per-PE values; call once the band is in place.
+  void load();
+  PE *findPE(unsigned x, unsigned y);
+  const PE *findPE(unsigned x, unsigned y) const;
+  bool contains(unsigned y) const { return y >= firstRow && y < endRow; }
+  const ProgramInfo &programOf(const PE &pe) const {
     return programs[pe.program];
   }
-  void wake(machine::PE &pe);
-
-  /// After a PE's turn: keeps it awake, puts it on a timer, or lets it
-  /// sleep until a wavelet arrives or a host call.
-  void reschedule(machine::PE &pe);
-  /// Moves the clock to the next timer when nothing else can happen in
-  /// between, at most `limit` cycles; returns the cycles skipped.
-  uint64_t skipToNextTimer(uint64_t limit);
-  void stepCycle();
-  /// Stops the PE and the run with `message` at `pc`.
-  void fail(machine::PE &pe, uint32_t pc, std::string message);
-  bool hasWork(const machine::PE &pe) const;
+  void wake(PE &pe);
+  /// Stops the PE and the run with `message` at `pc`, in cycle `at` (the
+  /// current one unless a scalar batch ran ahead).
+  void fail(PE &pe, uint32_t pc, std::string message,
+            std::optional<uint64_t> at = std::nullopt);
+  bool hasWork(const PE &pe) const;
   /// Once nothing is awake: wavelets nobody takes, or tasks activated but
   /// blocked.
   bool hasLeftovers() const;
+  /// Nothing awake, no timer, no wavelet moving (outboxes included).
+  bool isQuiet() const;
+
+  // Schedule.cpp
+  /// After a PE's turn: keeps it awake, puts it on a timer, or lets it
+  /// sleep until a wavelet arrives or a host call.
+  void reschedule(PE &pe);
+  /// The cycle of the band's next timer, if it has one.
+  std::optional<uint64_t> nextTimer() const;
+  /// Moves the clock `cycles` ahead when nothing can happen before; false
+  /// (nothing done) if the network is not idle.
+  bool skipCycles(uint64_t cycles);
+  /// A cycle's first half: the PEs take their turns.
+  void runPEs();
+  /// Its second half: the routers move wavelets, deliveries wake PEs,
+  /// teardowns start, and the clock moves on.
+  void stepNetwork();
 
   // Tasks.cpp
   /// What the CE does with the control wavelet at the head of the delivery
@@ -92,61 +144,111 @@ struct Emulator::State {
     NoEntry, ///< names a task with no entry: a fault
   };
   /// `slot` receives the task slot the wavelet activates (Take, NoEntry).
-  ControlHead classifyControlHead(const machine::PE &pe, unsigned color,
+  ControlHead classifyControlHead(const PE &pe, unsigned color,
                                   std::optional<Wavelet> &head,
                                   unsigned *slot = nullptr) const;
   /// Control wavelets at the head of delivery queues activate their tasks;
   /// queues being flushed activate the teardown task once empty.
-  void takeControlWavelets(machine::PE &pe);
+  void takeControlWavelets(PE &pe);
   /// Moves the argument a control wavelet left for task slot `slot` to r0.
-  void takeControlArgument(machine::PE &pe, unsigned slot);
+  void takeControlArgument(PE &pe, unsigned slot);
   /// Starts entry `entry` of the separate control task table.
-  bool startControlTableTask(machine::PE &pe, unsigned entry);
+  bool startControlTableTask(PE &pe, unsigned entry);
   /// Ready task IDs: activated (or with a data wavelet waiting) and not
   /// blocked.
-  uint64_t readyTasks(const machine::PE &pe) const;
+  uint64_t readyTasks(const PE &pe) const;
   /// A task of either table is ready to be picked.
-  bool hasReadyTask(const machine::PE &pe) const {
+  bool hasReadyTask(const PE &pe) const {
     return readyTasks(pe) != 0 || (pe.tablePending & ~pe.tableBlocked) != 0;
   }
   /// Starts a pending call or the next ready task; false if there is none.
-  bool pickWork(machine::PE &pe);
+  bool pickWork(PE &pe);
   /// block/unblock of one ID in one block space.
-  void setBlocked(machine::PE &pe, pe::BlockSpace space, unsigned id,
-                  bool blocked);
-  void activate(machine::PE &pe, unsigned task);
-  void onTeardown(machine::PE &pe, unsigned color);
+  void setBlocked(PE &pe, pe::BlockSpace space, unsigned id, bool blocked);
+  void activate(PE &pe, unsigned task);
+  void onTeardown(PE &pe, unsigned color);
 
   // MainThread.cpp
-  void runMainThread(machine::PE &pe);
+  void runMainThread(PE &pe);
 
   // Operations.cpp
   /// Starts the DSD operation at the main thread's pc.
-  void startOperation(machine::PE &pe, const pe::Instruction &inst);
+  void startOperation(PE &pe, const pe::Instruction &inst);
   /// Continues the main thread's operation for this cycle.
-  void continueOperation(machine::PE &pe);
-  void runMicrothreads(machine::PE &pe);
+  void continueOperation(PE &pe);
+  void runMicrothreads(PE &pe);
   /// Runs an operation on memory only to its end and sets its readyAt from
   /// its cost; false if it trapped (the PE has failed).
-  bool runWhole(machine::PE &pe, machine::Flight &flight);
+  bool runWhole(PE &pe, Flight &flight);
   /// One cycle's worth of an interactive operation.
-  DSDProgress advance(machine::PE &pe, machine::Flight &flight);
+  DSDProgress advance(PE &pe, Flight &flight);
   /// Completion effects: activate, unblock, advance_switch.
-  void complete(machine::PE &pe, machine::Flight &flight);
+  void complete(PE &pe, Flight &flight);
 
   // ConfigWords.cpp
-  uint16_t readConfig(machine::PE &pe, uint32_t address);
-  void writeConfig(machine::PE &pe, uint32_t address, uint16_t value);
+  uint16_t readConfig(PE &pe, uint32_t address);
+  void writeConfig(PE &pe, uint32_t address, uint16_t value);
 
   // Deadlock.cpp
-  DeadlockReport describeWaits() const;
+  /// Adds what waits on this band's PEs to `report`.
+  void describeWaits(DeadlockReport &report) const;
 
   // Trace.cpp
-  /// Writes "cycle C PE (x, y): WHAT [at FILE:LINE:COL]" to options.trace;
+  /// Keeps "cycle C PE (x, y): WHAT [at FILE:LINE:COL]" for options.trace;
   /// callers test options.trace first so that building WHAT costs nothing
   /// in untraced runs.
-  void trace(const machine::PE &pe, std::optional<uint32_t> pc,
-             const std::string &what) const;
+  void trace(const PE &pe, std::optional<uint32_t> pc, const std::string &what);
+};
+
+class BandThreads;
+
+} // namespace machine
+
+struct Emulator::State {
+  State(const LoadedOutput &output, EmulatorOptions options);
+  ~State();
+
+  machine::SharedState shared;
+  /// In row order; one covering the whole rectangle unless options ask
+  /// for more.
+  std::vector<std::unique_ptr<machine::Band>> bands;
+  /// Per row: its band.
+  std::vector<uint32_t> bandOfRow;
+  /// What crossed each band's north and south sides in the last step, for
+  /// the neighbour to accept (docs/Scaling.md).
+  std::vector<std::vector<BoundaryWavelet>> outboxNorth, outboxSouth;
+  /// What each band offers the neighbour beyond each side.
+  std::vector<BoundaryView> viewNorth, viewSouth;
+  /// Present when more than one thread steps the bands.
+  std::unique_ptr<machine::BandThreads> threads;
+  uint64_t cycle = 0;
+  std::optional<PEFault> fault;
+  std::vector<PrintedLine> printed;
+
+  machine::Band &bandOf(unsigned y) { return *bands[bandOfRow[y]]; }
+  const machine::Band &bandOf(unsigned y) const { return *bands[bandOfRow[y]]; }
+  machine::PE *findPE(unsigned x, unsigned y);
+  const machine::PE *findPE(unsigned x, unsigned y) const;
+
+  /// Band `index`'s half of a cycle: first takes what its neighbours sent
+  /// in the last step, runs its PEs and publishes its views; second steps
+  /// its network against the neighbours' views and keeps its outboxes.
+  void runFirstHalf(size_t index);
+  void runSecondHalf(size_t index);
+  void stepCycle();
+  /// Puts what crossed band boundaries in the last step into the
+  /// neighbours' buffers now, as the next cycle would first: done before
+  /// the host looks, so that every wavelet is in a router.
+  void settle();
+  /// Collects the bands' faults, printed lines and trace lines in the
+  /// order that does not depend on the split: (cycle, y, x).
+  void collect();
+  bool isQuiet() const;
+  bool hasLeftovers() const;
+  bool progressed() const;
+  /// Moves the clock to the next timer when nothing else can happen in
+  /// between, at most `limit` cycles; returns the cycles skipped.
+  uint64_t skipToNextTimer(uint64_t limit);
 };
 
 } // namespace tessera::emulator

@@ -52,7 +52,7 @@ std::string_view blockSpaceName(pe::BlockSpace space) {
 
 } // namespace
 
-void Emulator::State::runMainThread(PE &pe) {
+void Band::runMainThread(PE &pe) {
   if (pe.state == MainState::Faulted)
     return;
   if (pe.readyAt > cycle) {
@@ -85,14 +85,14 @@ void Emulator::State::runMainThread(PE &pe) {
     // Loads and stores beyond memory reach the config words, as cfg.get
     // and cfg.set do.
     struct PEConfigPort final : ConfigPort {
-      State &state;
+      Band &band;
       PE &pe;
-      PEConfigPort(State &state, PE &pe) : state(state), pe(pe) {}
+      PEConfigPort(Band &band, PE &pe) : band(band), pe(pe) {}
       uint16_t read(uint32_t word) override {
-        return state.readConfig(pe, word);
+        return band.readConfig(pe, word);
       }
       void write(uint32_t word, uint16_t value) override {
-        state.writeConfig(pe, word, value);
+        band.writeConfig(pe, word, value);
       }
     } port(*this, pe);
     emulator::RunResult batch =
@@ -107,15 +107,11 @@ void Emulator::State::runMainThread(PE &pe) {
     switch (batch.result) {
     case StepResult::Continue:
       return;
-    case StepResult::Trapped: {
-      bool first = !fault;
-      fail(pe, trap.pc, trap.message);
+    case StepResult::Trapped:
       // A scalar batch runs ahead of the clock: its last instruction, the
       // one that trapped, belongs to the cycle the PE would have reached.
-      if (first)
-        fault->cycle = cycle + steps;
+      fail(pe, trap.pc, trap.message, cycle + steps);
       return;
-    }
     case StepResult::Returned:
       if (pe.inMapCall) {
         // The map function returned: the operation takes r0 and goes on.

@@ -117,7 +117,7 @@ static void classify(Flight &flight, const pe::Instruction &inst,
   flight.interactive = fabric || fifo || flight.op.isMap();
 }
 
-std::unique_ptr<Flight> Emulator::State::takeFlight() {
+std::unique_ptr<Flight> Band::takeFlight() {
   if (spareFlights.empty())
     return std::make_unique<Flight>();
   std::unique_ptr<Flight> flight = std::move(spareFlights.back());
@@ -129,13 +129,13 @@ std::unique_ptr<Flight> Emulator::State::takeFlight() {
   return flight;
 }
 
-void Emulator::State::recycle(std::unique_ptr<Flight> &flight) {
+void Band::recycle(std::unique_ptr<Flight> &flight) {
   // A few are enough: one per thread of the PE taking its turn.
   if (flight && spareFlights.size() < 16)
     spareFlights.push_back(std::move(flight));
   flight.reset();
 }
-void Emulator::State::startOperation(PE &pe, const pe::Instruction &inst) {
+void Band::startOperation(PE &pe, const pe::Instruction &inst) {
   CEState &ce = pe.ce;
   std::unique_ptr<Flight> flight = takeFlight();
   DSDTrap trap;
@@ -218,7 +218,7 @@ void Emulator::State::startOperation(PE &pe, const pe::Instruction &inst) {
   continueOperation(pe);
 }
 
-bool Emulator::State::runWhole(PE &pe, Flight &flight) {
+bool Band::runWhole(PE &pe, Flight &flight) {
   NoPorts ports;
   DSDContext context{pe.memory, pe.dsrs, pe.fifos, ports};
   DSDTrap trap;
@@ -237,7 +237,7 @@ bool Emulator::State::runWhole(PE &pe, Flight &flight) {
   return true;
 }
 
-DSDProgress Emulator::State::advance(PE &pe, Flight &flight) {
+DSDProgress Band::advance(PE &pe, Flight &flight) {
   uint64_t budget = flight.fabric
                         ? target::TargetModel::getFabricElementsPerCycle()
                         : model.getSIMDElementsPerCycle(flight.bits);
@@ -264,7 +264,7 @@ DSDProgress Emulator::State::advance(PE &pe, Flight &flight) {
   return progress;
 }
 
-void Emulator::State::complete(PE &pe, Flight &flight) {
+void Band::complete(PE &pe, Flight &flight) {
   const ResolvedOptions &options = flight.op.getOptions();
   if (this->options.trace &&
       (options.async || options.activate || options.unblock)) {
@@ -286,7 +286,7 @@ void Emulator::State::complete(PE &pe, Flight &flight) {
     network.advanceSwitch(pe.coord.x, pe.coord.y, *color);
 }
 
-void Emulator::State::continueOperation(PE &pe) {
+void Band::continueOperation(PE &pe) {
   Flight &flight = *pe.operation;
   DSDProgress progress = advance(pe, flight);
   CEState &ce = pe.ce;
@@ -328,7 +328,7 @@ void Emulator::State::continueOperation(PE &pe) {
   }
 }
 
-void Emulator::State::runMicrothreads(PE &pe) {
+void Band::runMicrothreads(PE &pe) {
   if (!pe.hasBusyMicrothread())
     return;
   // High before medium before low before default; ties by ID.

@@ -1,4 +1,4 @@
-//===- Schedule.cpp - the cycle loop: which PEs take a turn ---------------===//
+//===- Schedule.cpp - a band's cycle: which PEs take a turn --------------===//
 //
 // docs/Emulator.md "The clock and its cycle": only awake PEs take a turn. A
 // PE that is only computing (a scalar batch, an operation on memory) sleeps
@@ -47,7 +47,7 @@ struct Need {
 
 } // namespace
 
-void Emulator::State::reschedule(PE &pe) {
+void Band::reschedule(PE &pe) {
   // takeControlWavelets takes one control wavelet per color a turn: a PE
   // with another one to take (or one behind a gate just opened) stays awake.
   if (pe.state != MainState::Faulted)
@@ -109,17 +109,20 @@ void Emulator::State::reschedule(PE &pe) {
   // Otherwise only passive waits: a delivery wakes it.
 }
 
-uint64_t Emulator::State::skipToNextTimer(uint64_t limit) {
-  if (!awake.empty() || timers.empty() || !network.isIdle())
-    return 0;
-  uint64_t skip = std::min(timers.top().first - cycle, limit);
-  if (skip == 0 || !network.skipIdleCycles(skip))
-    return 0;
-  cycle += skip;
-  return skip;
+std::optional<uint64_t> Band::nextTimer() const {
+  if (timers.empty())
+    return std::nullopt;
+  return timers.top().first;
 }
 
-void Emulator::State::stepCycle() {
+bool Band::skipCycles(uint64_t cycles) {
+  if (!awake.empty() || !network.skipIdleCycles(cycles))
+    return false;
+  cycle += cycles;
+  return true;
+}
+
+void Band::runPEs() {
   progressed = false;
   while (!timers.empty() && timers.top().first <= cycle) {
     auto [at, index] = timers.top();
@@ -142,6 +145,9 @@ void Emulator::State::stepCycle() {
     runMainThread(pe);
     reschedule(pe);
   }
+}
+
+void Band::stepNetwork() {
   network.step();
   if (network.getLastStepMoves() != 0 || !timers.empty())
     progressed = true; // wavelets moved, or PEs are computing

@@ -39,8 +39,8 @@ std::optional<uint8_t> colorOfDataTask(const ProgramInfo &info, unsigned task) {
 
 } // namespace
 
-Emulator::State::ControlHead
-Emulator::State::classifyControlHead(const PE &pe, unsigned color,
+Band::ControlHead
+Band::classifyControlHead(const PE &pe, unsigned color,
                                      std::optional<Wavelet> &head,
                                      unsigned *slot) const {
   head = peekDelivered(network, pe, color);
@@ -72,7 +72,7 @@ Emulator::State::classifyControlHead(const PE &pe, unsigned color,
   return pe.controlPending & bit(task) ? ControlHead::None : ControlHead::Take;
 }
 
-void Emulator::State::takeControlWavelets(PE &pe) {
+void Band::takeControlWavelets(PE &pe) {
   for (uint32_t colors = pe.deliveredColors; colors; colors &= colors - 1) {
     unsigned color = std::countr_zero(colors);
     std::optional<Wavelet> head;
@@ -122,7 +122,7 @@ void Emulator::State::takeControlWavelets(PE &pe) {
   }
 }
 
-uint64_t Emulator::State::readyTasks(const PE &pe) const {
+uint64_t Band::readyTasks(const PE &pe) const {
   const ProgramInfo &info = programOf(pe);
   uint64_t dataReady = 0;
   for (uint32_t colors = pe.deliveredColors; colors; colors &= colors - 1) {
@@ -139,7 +139,7 @@ uint64_t Emulator::State::readyTasks(const PE &pe) const {
   return ready & ~pe.blocked;
 }
 
-bool Emulator::State::pickWork(PE &pe) {
+bool Band::pickWork(PE &pe) {
   CEState &ce = pe.ce;
   if (!pe.calls.empty()) {
     PendingCall call = pe.calls.front();
@@ -245,7 +245,7 @@ bool Emulator::State::pickWork(PE &pe) {
   return true;
 }
 
-void Emulator::State::takeControlArgument(PE &pe, unsigned slot) {
+void Band::takeControlArgument(PE &pe, unsigned slot) {
   for (auto it = pe.controlArgs.begin(); it != pe.controlArgs.end(); ++it) {
     if (it->first != slot)
       continue;
@@ -255,7 +255,7 @@ void Emulator::State::takeControlArgument(PE &pe, unsigned slot) {
   }
 }
 
-bool Emulator::State::startControlTableTask(PE &pe, unsigned entry) {
+bool Band::startControlTableTask(PE &pe, unsigned entry) {
   const ProgramInfo &info = programOf(pe);
   CEState &ce = pe.ce;
   takeControlArgument(pe, ControlTableSlot + entry);
@@ -274,7 +274,7 @@ bool Emulator::State::startControlTableTask(PE &pe, unsigned entry) {
   return true;
 }
 
-void Emulator::State::setBlocked(PE &pe, pe::BlockSpace space, unsigned id,
+void Band::setBlocked(PE &pe, pe::BlockSpace space, unsigned id,
                                  bool blocked) {
   auto apply = [&](auto &mask, unsigned limit) {
     if (id >= limit)
@@ -301,12 +301,12 @@ void Emulator::State::setBlocked(PE &pe, pe::BlockSpace space, unsigned id,
   }
 }
 
-void Emulator::State::activate(PE &pe, unsigned task) {
+void Band::activate(PE &pe, unsigned task) {
   if (task < NumTaskIDs)
     pe.activated |= bit(task);
 }
 
-void Emulator::State::onTeardown(PE &pe, unsigned color) {
+void Band::onTeardown(PE &pe, unsigned color) {
   const ProgramInfo &info = programOf(pe);
   if (color < info.teardownHandler.size() && info.teardownHandler[color])
     pe.calls.push_back({*info.teardownHandler[color], {}, 0});

@@ -53,8 +53,10 @@ PYBIND11_MODULE(_runtime, m) {
   py::class_<SdkRuntime>(m, "Runtime")
       .def(py::init([](const std::string &directory, uint64_t maxCycles,
                        const std::string &simLog, bool simprintToTerminal,
-                       const std::string &trace, const std::string &stats) {
+                       const std::string &trace, const std::string &stats,
+                       unsigned threads) {
              RuntimeOptions options;
+             options.emulator.threads = threads;
              options.maxCyclesPerCommand = maxCycles;
              options.simLogPath = simLog;
              options.simprintToTerminal = simprintToTerminal;
@@ -63,7 +65,8 @@ PYBIND11_MODULE(_runtime, m) {
              return std::make_unique<SdkRuntime>(directory, options);
            }),
            py::arg("directory"), py::arg("max_cycles"), py::arg("sim_log"),
-           py::arg("simprint_to_terminal"), py::arg("trace"), py::arg("stats"))
+           py::arg("simprint_to_terminal"), py::arg("trace"), py::arg("stats"),
+           py::arg("threads"))
       .def("get_id", &SdkRuntime::getId)
       .def("load", &SdkRuntime::load)
       .def("run", &SdkRuntime::run)

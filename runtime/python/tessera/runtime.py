@@ -12,6 +12,7 @@ docs/HostRuntime.md describes what each call does on the emulator.
 """
 
 import enum
+import numbers
 import os
 
 import numpy as np
@@ -123,14 +124,19 @@ class SdkRuntime:
     for the emulator's task trace (default: environment variable
     TESSERA_TRACE), so that unchanged SDK scripts can be traced too.
     `stats` names a file that stop() appends the run's figures to, one JSON
-    line (default: environment variable TESSERA_STATS).
+    line (default: environment variable TESSERA_STATS). `threads` (1 to
+    256) steps the fabric on that many threads (docs/Scaling.md); results
+    and cycle counts are the same for any number. Default: environment
+    variable TESSERA_THREADS, else the SDK's `simfab_numthreads`, else 1.
     """
 
-    _IGNORED = {"simfab_numthreads", "suppress_simfab_trace", "msg_level"}
+    _IGNORED = {"suppress_simfab_trace", "msg_level"}
+    _MAX_THREADS = 256
 
     def __init__(self, bindir, cmaddr=None, max_cycles=1_000_000_000,
                  sim_log="sim.log", simprint_to_terminal=None, trace=None,
-                 stats=None, memcpy_required=True, **options):
+                 stats=None, memcpy_required=True, threads=None,
+                 simfab_numthreads=None, **options):
         try:
             bindir = os.fsdecode(os.fspath(bindir))
         except TypeError:
@@ -148,9 +154,10 @@ class SdkRuntime:
             trace = os.environ.get("TESSERA_TRACE", "")
         if stats is None:
             stats = os.environ.get("TESSERA_STATS", "")
+        threads = self._thread_count(threads, simfab_numthreads)
         self._native = _runtime.Runtime(
             str(bindir), int(max_cycles), str(sim_log or ""),
-            bool(simprint_to_terminal), str(trace), str(stats))
+            bool(simprint_to_terminal), str(trace), str(stats), threads)
         self._exports = {name: (is_fn, elem, mutable, params)
                          for name, is_fn, elem, mutable, params
                          in self._native.exports()}
@@ -158,6 +165,26 @@ class SdkRuntime:
         # Arrays of nonblocking receives, kept alive until they are filled.
         self._receiving = []
         _LATEST[os.path.realpath(self.bindir)] = self
+
+    @classmethod
+    def _thread_count(cls, threads, simfab_numthreads):
+        if threads is not None:
+            where, value = "threads", threads
+        elif os.environ.get("TESSERA_THREADS"):
+            where, value = "TESSERA_THREADS", os.environ["TESSERA_THREADS"]
+            if value.isdigit():
+                value = int(value)
+        elif simfab_numthreads is not None:
+            where, value = "simfab_numthreads", simfab_numthreads
+        else:
+            return 1
+        if (not isinstance(value, numbers.Integral)
+                or isinstance(value, bool)
+                or not 1 <= value <= cls._MAX_THREADS):
+            raise ValueError(
+                f"SdkRuntime: {where} must be a whole number from 1 to "
+                f"{cls._MAX_THREADS}, not {value!r}")
+        return int(value)
 
     def get_id(self, name):
         return self._native.get_id(name)

@@ -333,7 +333,7 @@ std::vector<uint8_t> Machine::memory(unsigned x, unsigned y) const {
 
 bool Machine::inject(unsigned x, unsigned y, unsigned color, uint32_t payload,
                      bool control) {
-  return emu.getNetwork().inject(
+  return emu.getNetworkForRow(y).inject(
       x, y, Wavelet{payload, static_cast<uint8_t>(color), control, 0});
 }
 

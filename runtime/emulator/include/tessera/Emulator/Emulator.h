@@ -56,6 +56,13 @@ struct EmulatorOptions {
   /// call starts or ends, an instruction activates, blocks or unblocks, an
   /// asynchronous operation completes (docs/Emulator.md "Tracing").
   std::ostream *trace = nullptr;
+  /// Threads that step the fabric, each a band of rows (docs/Scaling.md).
+  /// Results, cycle counts, printed lines, traces and reports are the same
+  /// for any number; only wavelet IDs differ (each band numbers its own).
+  unsigned threads = 1;
+  /// Bands of rows the fabric is cut into; 0: one per thread. Bands beyond
+  /// the threads take turns on them (tests use this to check the split).
+  unsigned bands = 0;
 };
 
 enum class RunStatus : uint8_t {
@@ -145,8 +152,17 @@ public:
 
   PECounters getCounters() const;
   PECounters getCounters(unsigned x, unsigned y) const;
+  /// The routers' counters summed over every band.
+  NetworkCounters getNetworkCounters() const;
+  unsigned getNumBands() const;
+  /// The network of the first band: with one band (the default), that of
+  /// the whole rectangle.
   const Network &getNetwork() const;
   Network &getNetwork();
+  /// The network of the band that holds row `y` (the last band's for rows
+  /// past the rectangle, which refuses them): where the host injects at
+  /// an edge port or polls an edge exit of that row.
+  Network &getNetworkForRow(unsigned y);
   const std::vector<PrintedLine> &getPrintedLines() const;
 
   //===--------------------------------------------------------------------===//
