@@ -29,6 +29,9 @@ packages=(
   python3-pandas
   # The weight-streaming example trains on scikit-learn's digits (issue 10).
   python3-sklearn
+  # tessera-run-mpi: the fabric split among MPI ranks (issue 11).
+  libopenmpi-dev
+  openmpi-bin
 )
 
 missing=()

@@ -66,11 +66,6 @@ void BandThreads::runPhase(Phase which) {
     waitChange(pending, left);
 }
 
-void BandThreads::runCycle() {
-  runPhase(Phase::FirstHalf);
-  runPhase(Phase::SecondHalf);
-}
-
 void BandThreads::work(unsigned thread) {
   uint32_t seen = 0;
   while (true) {

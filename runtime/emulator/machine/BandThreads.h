@@ -29,8 +29,10 @@ public:
   BandThreads(const BandThreads &) = delete;
   BandThreads &operator=(const BandThreads &) = delete;
 
-  /// Both halves of one cycle on every band; returns when all are done.
-  void runCycle();
+  /// One half of a cycle on every band; returns when all are done.
+  void runCycleHalf(bool second) {
+    runPhase(second ? Phase::SecondHalf : Phase::FirstHalf);
+  }
 
 private:
   enum class Phase : uint32_t { FirstHalf, SecondHalf, Stop };

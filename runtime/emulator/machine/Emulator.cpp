@@ -13,9 +13,11 @@
 
 #include "BandThreads.h"
 #include "Machine.h"
+#include "Wire.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <ostream>
 #include <tuple>
 
@@ -25,31 +27,43 @@ using namespace tessera::emulator::machine;
 
 namespace {
 
-/// Where band boundaries go: rows split so that each band has about the
-/// same number of PEs with a program (each row also counts one, for its
-/// routers), every band at least one row.
-std::vector<unsigned> splitRows(const FabricLayout &layout, unsigned count) {
-  unsigned height = layout.getHeight();
-  count = std::clamp(count, 1u, std::max(height, 1u));
-  std::vector<uint64_t> weight(height, 1);
-  for (unsigned y = 0; y < height; ++y)
+/// Where band boundaries go: rows [first, end) split so that each band
+/// has about the same number of PEs with a program (each row also counts
+/// one, for its routers), every band at least one row. Returns each band's
+/// first row, then `end`.
+std::vector<unsigned> splitRows(const FabricLayout &layout, unsigned first,
+                                unsigned end, unsigned count) {
+  unsigned rows = end - first;
+  count = std::clamp(count, 1u, std::max(rows, 1u));
+  std::vector<uint64_t> weight(rows, 1);
+  for (unsigned y = first; y < end; ++y)
     for (unsigned x = 0; x < layout.getWidth(); ++x)
-      weight[y] += layout.programAt(x, y).has_value();
+      weight[y - first] += layout.programAt(x, y).has_value();
   uint64_t total = 0;
   for (uint64_t w : weight)
     total += w;
-  std::vector<unsigned> firstRows{0};
+  std::vector<unsigned> bounds{first};
   uint64_t sum = 0;
-  for (unsigned y = 0; y < height && firstRows.size() < count; ++y) {
-    sum += weight[y];
-    unsigned bandsLeft = count - static_cast<unsigned>(firstRows.size());
-    bool due = sum * count >= total * firstRows.size();
+  for (unsigned i = 0; i < rows && bounds.size() < count; ++i) {
+    sum += weight[i];
+    unsigned bandsLeft = count - static_cast<unsigned>(bounds.size());
+    bool due = sum * count >= total * bounds.size();
     // Leave a row for every band still to come.
-    bool mustCut = height - (y + 1) <= bandsLeft;
-    if ((due || mustCut) && y + 1 < height)
-      firstRows.push_back(y + 1);
+    bool mustCut = rows - (i + 1) <= bandsLeft;
+    if ((due || mustCut) && i + 1 < rows)
+      bounds.push_back(first + i + 1);
   }
-  return firstRows;
+  bounds.push_back(end);
+  return bounds;
+}
+
+/// The row of the rectangle's first PE with a program.
+unsigned firstRowWithPE(const FabricLayout &layout) {
+  for (unsigned y = 0; y < layout.getHeight(); ++y)
+    for (unsigned x = 0; x < layout.getWidth(); ++x)
+      if (layout.programAt(x, y))
+        return y;
+  return 0;
 }
 
 auto orderKey(uint64_t cycle, PECoord pe) {
@@ -93,22 +107,35 @@ Emulator::State::State(const LoadedOutput &output, EmulatorOptions options)
     : shared(output, std::move(options)) {
   const EmulatorOptions &opts = shared.options;
   const FabricLayout &layout = output.layout;
+  link = opts.ranks && opts.ranks->getSize() > 1 ? opts.ranks : nullptr;
+  firstRow = 0;
+  endRow = layout.getHeight();
+  if (link) {
+    // Every rank computes the same slices; a rank beyond the rows has none.
+    std::vector<unsigned> slices =
+        splitRows(layout, 0, layout.getHeight(), link->getSize());
+    unsigned rank = std::min<unsigned>(link->getRank(), slices.size() - 1);
+    firstRow = slices[rank];
+    endRow = rank + 1 < slices.size() ? slices[rank + 1] : firstRow;
+    northRank = firstRow > 0;
+    southRank = endRow < layout.getHeight();
+  }
   unsigned wanted = opts.bands ? opts.bands : std::max(opts.threads, 1u);
-  std::vector<unsigned> firstRows = splitRows(layout, wanted);
+  std::vector<unsigned> bounds = splitRows(layout, firstRow, endRow, wanted);
   bandOfRow.assign(layout.getHeight(), 0);
-  for (size_t i = 0; i < firstRows.size(); ++i) {
-    unsigned end =
-        i + 1 < firstRows.size() ? firstRows[i + 1] : layout.getHeight();
-    bands.push_back(std::make_unique<Band>(shared, firstRows[i], end));
-    for (unsigned y = firstRows[i]; y < end; ++y)
+  for (size_t i = 0; i + 1 < bounds.size(); ++i) {
+    bands.push_back(std::make_unique<Band>(shared, bounds[i], bounds[i + 1]));
+    for (unsigned y = bounds[i]; y < bounds[i + 1]; ++y)
       bandOfRow[y] = static_cast<uint32_t>(i);
   }
   for (auto &band : bands)
     band->load();
+  // The first PE of the rectangle reports a program that does not load.
   if (!shared.loadError.empty())
     for (auto &band : bands)
       if (!band->pes.empty()) {
-        band->fail(band->pes.front(), 0, shared.loadError);
+        if (band->pes.front().coord.y == firstRowWithPE(layout))
+          band->fail(band->pes.front(), 0, shared.loadError);
         break;
       }
 
@@ -126,13 +153,14 @@ Emulator::State::State(const LoadedOutput &output, EmulatorOptions options)
           else
             runFirstHalf(band);
         });
+  refreshSummary();
   collect();
 }
 
 Emulator::State::~State() = default;
 
 PE *Emulator::State::findPE(unsigned x, unsigned y) {
-  if (y >= bandOfRow.size())
+  if (!ownsRow(y))
     return nullptr;
   return bandOf(y).findPE(x, y);
 }
@@ -144,90 +172,198 @@ const PE *Emulator::State::findPE(unsigned x, unsigned y) const {
 void Emulator::State::runFirstHalf(size_t index) {
   Band &band = *bands[index];
   size_t n = bands.size();
+  bool north = index > 0 || northRank, south = index + 1 < n || southRank;
   // What crossed into this band in the last step arrived in that step; it
   // enters before anything of this cycle reads the buffers.
-  if (index > 0)
-    for (const BoundaryWavelet &w : outboxSouth[index - 1])
+  if (north)
+    for (const BoundaryWavelet &w :
+         index > 0 ? outboxSouth[index - 1] : rankOutboxNorth)
       band.network.acceptFromBoundary(BandSide::North, w);
-  if (index + 1 < n)
-    for (const BoundaryWavelet &w : outboxNorth[index + 1])
+  if (south)
+    for (const BoundaryWavelet &w :
+         index + 1 < n ? outboxNorth[index + 1] : rankOutboxSouth)
       band.network.acceptFromBoundary(BandSide::South, w);
   band.runPEs();
-  if (n == 1)
-    return;
   // After the PEs' turns, which may reconfigure the boundary routers.
-  if (index > 0)
+  if (north)
     viewNorth[index] = band.network.getBoundaryView(BandSide::North);
-  if (index + 1 < n)
+  if (south)
     viewSouth[index] = band.network.getBoundaryView(BandSide::South);
 }
 
 void Emulator::State::runSecondHalf(size_t index) {
   Band &band = *bands[index];
   size_t n = bands.size();
+  bool north = index > 0 || northRank, south = index + 1 < n || southRank;
   // Each view has one reader: the band beyond that side.
-  if (index > 0)
-    band.network.setNeighbourView(BandSide::North,
-                                  std::move(viewSouth[index - 1]));
-  if (index + 1 < n)
-    band.network.setNeighbourView(BandSide::South,
-                                  std::move(viewNorth[index + 1]));
+  if (north)
+    band.network.setNeighbourView(
+        BandSide::North,
+        std::move(index > 0 ? viewSouth[index - 1] : rankViewNorth));
+  if (south)
+    band.network.setNeighbourView(
+        BandSide::South,
+        std::move(index + 1 < n ? viewNorth[index + 1] : rankViewSouth));
   band.stepNetwork();
-  if (index > 0)
+  if (north)
     outboxNorth[index] = band.network.takeBoundaryOutbox(BandSide::North);
-  if (index + 1 < n)
+  if (south)
     outboxSouth[index] = band.network.takeBoundaryOutbox(BandSide::South);
 }
 
+void Emulator::State::exchangeViews() {
+  ByteWriter toNorth, toSouth;
+  if (northRank)
+    writeView(toNorth, viewNorth.front());
+  if (southRank)
+    writeView(toSouth, viewSouth.back());
+  std::vector<uint8_t> fromNorth, fromSouth;
+  link->exchange(toNorth.bytes, toSouth.bytes, fromNorth, fromSouth);
+  ByteReader north(fromNorth), south(fromSouth);
+  if (northRank)
+    rankViewNorth = readView(north);
+  if (southRank)
+    rankViewSouth = readView(south);
+}
+
+void Emulator::State::exchangeOutboxes() {
+  ByteWriter toNorth, toSouth;
+  if (northRank)
+    toNorth.putVector(outboxNorth.front());
+  if (southRank)
+    toSouth.putVector(outboxSouth.back());
+  std::vector<uint8_t> fromNorth, fromSouth;
+  link->exchange(toNorth.bytes, toSouth.bytes, fromNorth, fromSouth);
+  ByteReader north(fromNorth), south(fromSouth);
+  rankOutboxNorth = north.getVector<BoundaryWavelet>();
+  rankOutboxSouth = south.getVector<BoundaryWavelet>();
+}
+
 void Emulator::State::stepCycle() {
-  if (threads) {
-    threads->runCycle();
-  } else {
-    for (size_t i = 0; i < bands.size(); ++i)
+  size_t n = bands.size();
+  if (threads)
+    threads->runCycleHalf(false);
+  else
+    for (size_t i = 0; i < n; ++i)
       runFirstHalf(i);
-    for (size_t i = 0; i < bands.size(); ++i)
+  if (link)
+    exchangeViews();
+  if (threads)
+    threads->runCycleHalf(true);
+  else
+    for (size_t i = 0; i < n; ++i)
       runSecondHalf(i);
-  }
+  if (link)
+    exchangeOutboxes();
   ++cycle;
+  refreshSummary();
   collect();
 }
 
 void Emulator::State::settle() {
   size_t n = bands.size();
-  for (size_t i = 0; i < n && n > 1; ++i) {
+  for (size_t i = 0; i < n; ++i) {
     Band &band = *bands[i];
-    if (i > 0)
-      for (const BoundaryWavelet &w : outboxSouth[i - 1])
+    if (i > 0 || northRank)
+      for (const BoundaryWavelet &w :
+           i > 0 ? outboxSouth[i - 1] : rankOutboxNorth)
         band.network.acceptFromBoundary(BandSide::North, w);
-    if (i + 1 < n)
-      for (const BoundaryWavelet &w : outboxNorth[i + 1])
+    if (i + 1 < n || southRank)
+      for (const BoundaryWavelet &w :
+           i + 1 < n ? outboxNorth[i + 1] : rankOutboxSouth)
         band.network.acceptFromBoundary(BandSide::South, w);
   }
   for (size_t i = 0; i < n; ++i) {
     outboxNorth[i].clear();
     outboxSouth[i].clear();
   }
+  rankOutboxNorth.clear();
+  rankOutboxSouth.clear();
+  refreshSummary();
+}
+
+std::vector<std::vector<uint8_t>>
+Emulator::State::gather(const std::vector<uint8_t> &bytes) const {
+  if (!link)
+    return {bytes};
+  return link->allGather(bytes);
+}
+
+void Emulator::State::refreshSummary() const {
+  CycleSummary local;
+  local.canSkip = rankOutboxNorth.empty() && rankOutboxSouth.empty();
+  for (size_t i = 0; i < bands.size(); ++i) {
+    const Band &band = *bands[i];
+    local.fault |= band.fault.has_value();
+    local.canSkip &= band.awake.empty() && band.network.isIdle() &&
+                     outboxNorth[i].empty() && outboxSouth[i].empty();
+    local.timers |= !band.timers.empty();
+    local.progressed |= band.progressed;
+    local.nextTimer =
+        std::min(local.nextTimer, band.nextTimer().value_or(UINT64_MAX));
+    local.printed += band.printed.size();
+    local.traced += band.traced.size();
+  }
+  if (!link) {
+    summary = local;
+    return;
+  }
+  ByteWriter out;
+  out.put(local);
+  CycleSummary all;
+  all.canSkip = 1;
+  for (const std::vector<uint8_t> &bytes : link->allGather(out.bytes)) {
+    ByteReader in(bytes);
+    CycleSummary one = in.get<CycleSummary>();
+    all.fault |= one.fault;
+    all.canSkip &= one.canSkip;
+    all.timers |= one.timers;
+    all.progressed |= one.progressed;
+    all.nextTimer = std::min(all.nextTimer, one.nextTimer);
+    all.printed += one.printed;
+    all.traced += one.traced;
+  }
+  summary = all;
 }
 
 void Emulator::State::collect() {
-  if (!fault) {
+  if (!fault && summary.fault) {
+    std::optional<PEFault> mine;
     for (const auto &band : bands)
       if (band->fault &&
-          (!fault || orderKey(band->fault->cycle, band->fault->pe) <
-                         orderKey(fault->cycle, fault->pe)))
-        fault = band->fault;
+          (!mine || orderKey(band->fault->cycle, band->fault->pe) <
+                        orderKey(mine->cycle, mine->pe)))
+        mine = band->fault;
+    ByteWriter out;
+    writeFault(out, mine);
+    for (const std::vector<uint8_t> &bytes : gather(out.bytes)) {
+      ByteReader in(bytes);
+      std::optional<PEFault> one = readFault(in);
+      if (one && (!fault || orderKey(one->cycle, one->pe) <
+                                orderKey(fault->cycle, fault->pe)))
+        fault = std::move(one);
+    }
   }
-  bool anyPrinted = false, anyTraced = false;
-  for (const auto &band : bands) {
-    anyPrinted |= !band->printed.empty();
-    anyTraced |= !band->traced.empty();
-  }
-  if (anyPrinted) {
-    size_t first = printed.size();
+  if (summary.printed) {
+    ByteWriter out;
+    out.put<uint64_t>(0);
+    uint64_t count = 0;
     for (const auto &band : bands) {
-      for (PrintedLine &line : band->printed)
-        printed.push_back(std::move(line));
+      for (const PrintedLine &line : band->printed)
+        writeLine(out, line.cycle, line.pe, line.text);
+      count += band->printed.size();
       band->printed.clear();
+    }
+    std::memcpy(out.bytes.data(), &count, sizeof count);
+    size_t first = printed.size();
+    for (const std::vector<uint8_t> &bytes : gather(out.bytes)) {
+      ByteReader in(bytes);
+      for (uint64_t i = in.get<uint64_t>(); i > 0 && in.isOK(); --i) {
+        PrintedLine &line = printed.emplace_back();
+        line.cycle = in.get<uint64_t>();
+        line.pe = in.get<PECoord>();
+        line.text = in.getString();
+      }
     }
     sortByCyclePE(printed, first, [](const PrintedLine &line) {
       return orderKey(line.cycle, line.pe);
@@ -236,58 +372,55 @@ void Emulator::State::collect() {
       for (size_t i = first; i < printed.size(); ++i)
         shared.options.onPrint(printed[i]);
   }
-  if (anyTraced) {
-    std::vector<TraceLine> lines;
+  if (summary.traced) {
+    ByteWriter out;
+    out.put<uint64_t>(0);
+    uint64_t count = 0;
     for (const auto &band : bands) {
-      for (TraceLine &line : band->traced)
-        lines.push_back(std::move(line));
+      for (const TraceLine &line : band->traced)
+        writeLine(out, line.cycle, line.pe, line.text);
+      count += band->traced.size();
       band->traced.clear();
+    }
+    std::memcpy(out.bytes.data(), &count, sizeof count);
+    std::vector<TraceLine> lines;
+    for (const std::vector<uint8_t> &bytes : gather(out.bytes)) {
+      ByteReader in(bytes);
+      for (uint64_t i = in.get<uint64_t>(); i > 0 && in.isOK(); --i) {
+        TraceLine &line = lines.emplace_back();
+        line.cycle = in.get<uint64_t>();
+        line.pe = in.get<PECoord>();
+        line.text = in.getString();
+      }
     }
     sortByCyclePE(lines, 0, [](const TraceLine &line) {
       return orderKey(line.cycle, line.pe);
     });
-    if (std::ostream *os = shared.options.trace)
+    // With ranks the first writes the trace; the others only record.
+    std::ostream *os = shared.options.trace;
+    if (os && (!link || link->getRank() == 0))
       for (const TraceLine &line : lines)
         *os << line.text << '\n';
   }
-}
-
-bool Emulator::State::isQuiet() const {
-  for (size_t i = 0; i < bands.size(); ++i)
-    if (!bands[i]->isQuiet() || !outboxNorth[i].empty() ||
-        !outboxSouth[i].empty())
-      return false;
-  return true;
+  summary.printed = summary.traced = 0;
 }
 
 bool Emulator::State::hasLeftovers() const {
+  uint8_t mine = 0;
   for (size_t i = 0; i < bands.size(); ++i)
-    if (bands[i]->hasLeftovers() || !outboxNorth[i].empty() ||
-        !outboxSouth[i].empty())
-      return true;
-  return false;
-}
-
-bool Emulator::State::progressed() const {
-  for (const auto &band : bands)
-    if (band->progressed)
-      return true;
-  return false;
+    mine |= bands[i]->hasLeftovers() || !outboxNorth[i].empty() ||
+            !outboxSouth[i].empty();
+  mine |= !rankOutboxNorth.empty() || !rankOutboxSouth.empty();
+  uint8_t any = 0;
+  for (const std::vector<uint8_t> &bytes : gather({mine}))
+    any |= !bytes.empty() && bytes[0];
+  return any;
 }
 
 uint64_t Emulator::State::skipToNextTimer(uint64_t limit) {
-  std::optional<uint64_t> next;
-  for (size_t i = 0; i < bands.size(); ++i) {
-    const Band &band = *bands[i];
-    if (!band.awake.empty() || !band.network.isIdle() ||
-        !outboxNorth[i].empty() || !outboxSouth[i].empty())
-      return 0;
-    if (std::optional<uint64_t> at = band.nextTimer())
-      next = next ? std::min(*next, *at) : *at;
-  }
-  if (!next)
+  if (!summary.canSkip || summary.nextTimer == UINT64_MAX)
     return 0;
-  uint64_t skip = std::min(*next - cycle, limit);
+  uint64_t skip = std::min(summary.nextTimer - cycle, limit);
   if (skip == 0)
     return 0;
   for (auto &band : bands)
@@ -314,12 +447,16 @@ RunOutcome Emulator::run(uint64_t maxCycles,
     result.status = status;
     return result;
   };
+  // The host may have called, delivered or unblocked since the last cycle.
+  s.refreshSummary();
   while (true) {
+    // Every decision below reads only what all ranks agree on: the fault
+    // and the summary are the same on each.
     if (s.fault)
       return finish(RunStatus::Faulted);
     if (until && until())
       return finish(RunStatus::Reached);
-    if (s.isQuiet())
+    if (s.summary.isQuiet())
       return finish(s.hasLeftovers() ? RunStatus::Stalled : RunStatus::Idle);
     if (result.cycles == maxCycles)
       return finish(RunStatus::CycleLimit);
@@ -332,7 +469,7 @@ RunOutcome Emulator::run(uint64_t maxCycles,
     ++result.cycles;
     if (s.fault)
       return finish(RunStatus::Faulted);
-    if (!s.progressed() && !s.isQuiet())
+    if (!s.summary.progressed && !s.summary.isQuiet())
       return finish(RunStatus::Stalled);
   }
 }
@@ -348,7 +485,8 @@ bool Emulator::step() {
 uint64_t Emulator::getCycle() const { return state->cycle; }
 
 bool Emulator::isIdle() const {
-  return state->isQuiet() && !state->hasLeftovers();
+  state->refreshSummary();
+  return state->summary.isQuiet() && !state->hasLeftovers();
 }
 
 const std::optional<PEFault> &Emulator::getFault() const {
@@ -356,10 +494,24 @@ const std::optional<PEFault> &Emulator::getFault() const {
 }
 
 DeadlockReport Emulator::getDeadlock() const {
+  DeadlockReport mine;
+  for (const auto &band : state->bands)
+    band->describeWaits(mine);
   DeadlockReport report;
   report.cycle = state->cycle;
-  for (const auto &band : state->bands)
-    band->describeWaits(report);
+  if (!state->link) {
+    report.waits = std::move(mine.waits);
+    report.wavelets = std::move(mine.wavelets);
+    report.routeErrors = std::move(mine.routeErrors);
+  } else {
+    // Ranks hold rows in order, so their lists follow one another.
+    ByteWriter out;
+    writeDeadlock(out, mine);
+    for (const std::vector<uint8_t> &bytes : state->gather(out.bytes)) {
+      ByteReader in(bytes);
+      readDeadlock(in, report);
+    }
+  }
   // Each band lists its router errors as it found them; merged by when and
   // where, they read the same whatever the split.
   sortByCyclePE(report.routeErrors, 0, [](const RouteError &error) {
@@ -369,10 +521,17 @@ DeadlockReport Emulator::getDeadlock() const {
 }
 
 PECounters Emulator::getCounters() const {
-  PECounters total;
+  PECounters mine;
   for (const auto &band : state->bands)
     for (const PE &pe : band->pes)
-      total += pe.counters;
+      mine += pe.counters;
+  ByteWriter out;
+  out.put(mine);
+  PECounters total;
+  for (const std::vector<uint8_t> &bytes : state->gather(out.bytes)) {
+    ByteReader in(bytes);
+    total += in.get<PECounters>();
+  }
   return total;
 }
 
@@ -382,24 +541,32 @@ PECounters Emulator::getCounters(unsigned x, unsigned y) const {
 }
 
 NetworkCounters Emulator::getNetworkCounters() const {
+  ByteWriter out;
+  for (const auto &band : state->bands)
+    out.put(band->network.getCounters());
   NetworkCounters total;
-  for (const auto &band : state->bands) {
-    const NetworkCounters &c = band->network.getCounters();
-    total.cycles = std::max(total.cycles, c.cycles);
-    total.injected += c.injected;
-    total.hops += c.hops;
-    total.delivered += c.delivered;
-    total.withheld += c.withheld;
-    total.polled += c.polled;
-    total.waitCycles += c.waitCycles;
-    total.rxConflicts += c.rxConflicts;
-    total.switchCommands += c.switchCommands;
-    total.teardowns += c.teardowns;
-    total.edgeIn += c.edgeIn;
-    total.edgeOut += c.edgeOut;
+  for (const std::vector<uint8_t> &bytes : state->gather(out.bytes)) {
+    ByteReader in(bytes);
+    while (!in.atEnd() && in.isOK()) {
+      NetworkCounters c = in.get<NetworkCounters>();
+      total.cycles = std::max(total.cycles, c.cycles);
+      total.injected += c.injected;
+      total.hops += c.hops;
+      total.delivered += c.delivered;
+      total.withheld += c.withheld;
+      total.polled += c.polled;
+      total.waitCycles += c.waitCycles;
+      total.rxConflicts += c.rxConflicts;
+      total.switchCommands += c.switchCommands;
+      total.teardowns += c.teardowns;
+      total.edgeIn += c.edgeIn;
+      total.edgeOut += c.edgeOut;
+    }
   }
   return total;
 }
+
+bool Emulator::ownsRow(unsigned y) const { return state->ownsRow(y); }
 
 unsigned Emulator::getNumBands() const {
   return static_cast<unsigned>(state->bands.size());
@@ -411,8 +578,9 @@ const Network &Emulator::getNetwork() const {
 Network &Emulator::getNetwork() { return state->bands.front()->network; }
 
 Network &Emulator::getNetworkForRow(unsigned y) {
-  if (y >= state->bandOfRow.size())
-    return state->bands.back()->network;
+  if (!state->ownsRow(y))
+    return state->bands[y < state->firstRow ? 0 : state->bands.size() - 1]
+        ->network;
   return state->bandOf(y).network;
 }
 

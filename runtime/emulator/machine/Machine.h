@@ -17,6 +17,7 @@
 #include "PE.h"
 
 #include "tessera/Emulator/Emulator.h"
+#include "tessera/Emulator/RankLink.h"
 
 #include <functional>
 #include <memory>
@@ -204,27 +205,52 @@ class BandThreads;
 
 } // namespace machine
 
+/// What decides the run after a cycle, over every band of every rank.
+struct CycleSummary {
+  uint8_t fault = 0;      ///< some band has a fault
+  uint8_t canSkip = 0;    ///< nothing awake, no wavelet moving
+  uint8_t timers = 0;     ///< some PE sleeps on a timer
+  uint8_t progressed = 0; ///< something happened in the last cycle
+  uint64_t nextTimer = UINT64_MAX;
+  uint64_t printed = 0, traced = 0; ///< lines not yet collected
+  bool isQuiet() const { return canSkip && !timers; }
+};
+
 struct Emulator::State {
   State(const LoadedOutput &output, EmulatorOptions options);
   ~State();
 
   machine::SharedState shared;
+  /// With ranks: how to reach them. Null for a process of the whole
+  /// rectangle.
+  RankLink *link = nullptr;
+  /// The rows this process models (all without ranks).
+  unsigned firstRow = 0, endRow = 0;
+  /// Ranks beyond the first and last band (rows go on there).
+  bool northRank = false, southRank = false;
   /// In row order; one covering the whole rectangle unless options ask
   /// for more.
   std::vector<std::unique_ptr<machine::Band>> bands;
-  /// Per row: its band.
+  /// Per row of the rectangle: its band (rows of this process only).
   std::vector<uint32_t> bandOfRow;
   /// What crossed each band's north and south sides in the last step, for
   /// the neighbour to accept (docs/Scaling.md).
   std::vector<std::vector<BoundaryWavelet>> outboxNorth, outboxSouth;
   /// What each band offers the neighbour beyond each side.
   std::vector<BoundaryView> viewNorth, viewSouth;
+  /// The same from the neighbouring ranks: what they sent across in the
+  /// last step, and what they offer this cycle.
+  std::vector<BoundaryWavelet> rankOutboxNorth, rankOutboxSouth;
+  BoundaryView rankViewNorth, rankViewSouth;
   /// Present when more than one thread steps the bands.
   std::unique_ptr<machine::BandThreads> threads;
   uint64_t cycle = 0;
   std::optional<PEFault> fault;
   std::vector<PrintedLine> printed;
+  /// Of every rank, as of the last refreshSummary.
+  mutable CycleSummary summary;
 
+  bool ownsRow(unsigned y) const { return y >= firstRow && y < endRow; }
   machine::Band &bandOf(unsigned y) { return *bands[bandOfRow[y]]; }
   const machine::Band &bandOf(unsigned y) const { return *bands[bandOfRow[y]]; }
   machine::PE *findPE(unsigned x, unsigned y);
@@ -235,20 +261,32 @@ struct Emulator::State {
   /// its network against the neighbours' views and keeps its outboxes.
   void runFirstHalf(size_t index);
   void runSecondHalf(size_t index);
+  /// Both halves on every band (with the ranks' exchanges between), then
+  /// refreshSummary and collect.
   void stepCycle();
+  /// Trades views (after the first half) or outboxes (after the second)
+  /// with the neighbouring ranks.
+  void exchangeViews();
+  void exchangeOutboxes();
   /// Puts what crossed band boundaries in the last step into the
   /// neighbours' buffers now, as the next cycle would first: done before
   /// the host looks, so that every wavelet is in a router.
   void settle();
+  /// Sets `summary` from every band of every rank (a collective call with
+  /// ranks).
+  void refreshSummary() const;
   /// Collects the bands' faults, printed lines and trace lines in the
-  /// order that does not depend on the split: (cycle, y, x).
+  /// order that does not depend on the split: (cycle, y, x). With ranks,
+  /// a collective call after refreshSummary.
   void collect();
-  bool isQuiet() const;
+  /// Pending work once quiet, on any rank (collective with ranks).
   bool hasLeftovers() const;
-  bool progressed() const;
   /// Moves the clock to the next timer when nothing else can happen in
   /// between, at most `limit` cycles; returns the cycles skipped.
   uint64_t skipToNextTimer(uint64_t limit);
+  /// Every rank's `bytes`, in rank order (just `bytes` without ranks).
+  std::vector<std::vector<uint8_t>>
+  gather(const std::vector<uint8_t> &bytes) const;
 };
 
 } // namespace tessera::emulator

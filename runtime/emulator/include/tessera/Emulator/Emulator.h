@@ -43,6 +43,8 @@ enum class PickerPolicy : uint8_t {
   LowestID,   ///< always the lowest ready ID
 };
 
+class RankLink;
+
 struct EmulatorOptions {
   NetworkOptions network;
   PickerPolicy picker = PickerPolicy::RoundRobin;
@@ -63,6 +65,12 @@ struct EmulatorOptions {
   /// Bands of rows the fabric is cut into; 0: one per thread. Bands beyond
   /// the threads take turns on them (tests use this to check the split).
   unsigned bands = 0;
+  /// With more than one rank, this process emulates only its slice of the
+  /// rows and meets the others every cycle through `ranks` (RankLink.h,
+  /// docs/Scaling.md "Ranks"); every rank must run the same program with
+  /// the same options, make the same calls in the same order, and have at
+  /// least one row. Not owned.
+  RankLink *ranks = nullptr;
 };
 
 enum class RunStatus : uint8_t {
@@ -150,11 +158,18 @@ public:
   /// time, for a listing of what is pending).
   DeadlockReport getDeadlock() const;
 
+  /// Summed over every PE (with ranks: of every rank, and every rank must
+  /// call it, as getNetworkCounters and getDeadlock).
   PECounters getCounters() const;
+  /// One PE's; zeros for a PE of another rank.
   PECounters getCounters(unsigned x, unsigned y) const;
   /// The routers' counters summed over every band.
   NetworkCounters getNetworkCounters() const;
+  /// This process's bands.
   unsigned getNumBands() const;
+  /// Whether this process emulates row `y` (always, without ranks). Host
+  /// access to a PE of another rank's rows finds no PE there.
+  bool ownsRow(unsigned y) const;
   /// The network of the first band: with one band (the default), that of
   /// the whole rectangle.
   const Network &getNetwork() const;

@@ -1,0 +1,379 @@
+//===- RunTool.cpp - tessera-run's work, on one process or a rank ---------===//
+//
+// usage: tessera-run OUT_DIR [--max-cycles=N] [--seed=N] [--dump=X,Y,SYMBOL]
+//                   [--threads=N] ...
+//
+// Loads what `cslc -o OUT_DIR` wrote, runs it on the fabric emulator until
+// nothing is left to do (programs that need no host: their tasks are
+// activated at start-up), prints what PEs printed, the counters and the
+// values asked for with --dump. docs/tessera-run.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunTool.h"
+
+#include "tessera/Emulator/Emulator.h"
+#include "tessera/Emulator/RankLink.h"
+#include "tessera/Support/Float16.h"
+#include "tessera/Support/Format.h"
+
+#include <bit>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace tessera;
+using namespace tessera::emulator;
+
+namespace {
+
+constexpr uint64_t DefaultMaxCycles = 100'000'000;
+/// More threads than this only wait on each other.
+constexpr uint64_t MaxThreads = 256;
+
+int usageError(const std::string &message) {
+  std::cerr << "tessera-run: error: " << message << "\n";
+  return 1;
+}
+
+std::optional<uint64_t> parseNumber(const std::string &text) {
+  if (text.empty() || text.size() > 19 ||
+      text.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stoull(text);
+}
+
+struct DumpRequest {
+  unsigned x = 0, y = 0;
+  std::string symbol;
+};
+
+/// "X,Y,SYMBOL".
+std::optional<DumpRequest> parseDump(const std::string &text) {
+  size_t first = text.find(',');
+  size_t second =
+      first == std::string::npos ? first : text.find(',', first + 1);
+  if (second == std::string::npos)
+    return std::nullopt;
+  std::optional<uint64_t> x = parseNumber(text.substr(0, first));
+  std::optional<uint64_t> y =
+      parseNumber(text.substr(first + 1, second - first - 1));
+  std::string symbol = text.substr(second + 1);
+  if (!x || !y || *x > 0xFFFF || *y > 0xFFFF || symbol.empty())
+    return std::nullopt;
+  return DumpRequest{unsigned(*x), unsigned(*y), symbol};
+}
+
+/// One element as text: integers in decimal, floats with enough digits to
+/// tell them apart.
+std::string formatElement(pe::ElemType type, const uint8_t *bytes) {
+  uint64_t raw = 0;
+  unsigned size = pe::getElemTypeBytes(type);
+  for (unsigned i = 0; i < size; ++i)
+    raw |= uint64_t(bytes[i]) << (8 * i);
+  char buffer[64];
+  switch (type) {
+  case pe::ElemType::I8:
+    return std::to_string(int8_t(raw));
+  case pe::ElemType::I16:
+    return std::to_string(int16_t(raw));
+  case pe::ElemType::I32:
+    return std::to_string(int32_t(raw));
+  case pe::ElemType::I64:
+    return std::to_string(int64_t(raw));
+  case pe::ElemType::Bool:
+    return raw ? "true" : "false";
+  case pe::ElemType::F16:
+    std::snprintf(buffer, sizeof buffer, "%.5g",
+                  double(halfBitsToFloat(uint16_t(raw))));
+    return buffer;
+  case pe::ElemType::BF16:
+    std::snprintf(buffer, sizeof buffer, "%.4g",
+                  double(bfloat16BitsToFloat(uint16_t(raw))));
+    return buffer;
+  case pe::ElemType::F32:
+    std::snprintf(buffer, sizeof buffer, "%.9g",
+                  double(std::bit_cast<float>(uint32_t(raw))));
+    return buffer;
+  default:
+    return std::to_string(raw);
+  }
+}
+
+/// What --dump prints for one request: a line for standard output, or an
+/// error for standard error.
+struct DumpText {
+  bool ok = false;
+  std::string text;
+};
+
+/// `name` of PE (x, y), which this process emulates.
+DumpText dump(const Emulator &emulator, const LoadedOutput &output,
+              const DumpRequest &request) {
+  std::string where = "PE (" + std::to_string(request.x) + ", " +
+                      std::to_string(request.y) + ")";
+  if (!output.programAt(request.x, request.y))
+    return {false, "--dump: " + where + " runs no program"};
+  std::optional<pe::Symbol> symbol = findReadableData(
+      output.programAt(request.x, request.y)->binary, request.symbol);
+  if (!symbol)
+    return {false, "--dump: " + where + " ('" +
+                       output.programAt(request.x, request.y)->name +
+                       "') has no data named '" + request.symbol +
+                       "' (an exported symbol, or a global variable of a "
+                       "program compiled without -g0)"};
+  unsigned size = pe::getElemTypeBytes(symbol->elemType);
+  std::vector<uint8_t> bytes(getSymbolBytes(*symbol));
+  if (emulator.readMemory(request.x, request.y, symbol->address, bytes) !=
+      MemoryStatus::Ok)
+    return {false, "--dump: '" + request.symbol +
+                       "' lies outside the memory of " + where};
+  std::string text = request.symbol + "@(" + std::to_string(request.x) + "," +
+                     std::to_string(request.y) + ") =";
+  bool array = symbol->count != 1;
+  if (array)
+    text += " [";
+  for (uint32_t i = 0; i < symbol->count; ++i)
+    text += (i       ? ", "
+             : array ? ""
+                     : " ") +
+            formatElement(symbol->elemType, bytes.data() + i * size);
+  text += array ? "]" : "";
+  return {true, text};
+}
+
+/// Every request's text, from whichever rank emulates its PE.
+std::vector<DumpText> dumpAll(const Emulator &emulator,
+                              const LoadedOutput &output,
+                              const std::vector<DumpRequest> &requests,
+                              RankLink *ranks) {
+  std::vector<DumpText> texts(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i)
+    if (emulator.ownsRow(requests[i].y))
+      texts[i] = dump(emulator, output, requests[i]);
+  if (!ranks)
+    return texts;
+  // Each text as: index, ok, length, bytes.
+  std::vector<uint8_t> mine;
+  auto put = [&](uint64_t value) {
+    for (unsigned b = 0; b < 8; ++b)
+      mine.push_back(static_cast<uint8_t>(value >> (8 * b)));
+  };
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (!emulator.ownsRow(requests[i].y))
+      continue;
+    put(i);
+    put(texts[i].ok);
+    put(texts[i].text.size());
+    mine.insert(mine.end(), texts[i].text.begin(), texts[i].text.end());
+  }
+  for (const std::vector<uint8_t> &part : ranks->allGather(mine)) {
+    size_t at = 0;
+    auto get = [&]() {
+      uint64_t value = 0;
+      for (unsigned b = 0; b < 8 && at < part.size(); ++b)
+        value |= uint64_t(part[at++]) << (8 * b);
+      return value;
+    };
+    while (at < part.size()) {
+      uint64_t index = get();
+      bool ok = get() != 0;
+      uint64_t length = std::min<uint64_t>(get(), part.size() - at);
+      if (index < texts.size())
+        texts[index] = {
+            ok, std::string(part.begin() + at, part.begin() + at + length)};
+      at += length;
+    }
+  }
+  return texts;
+}
+
+void printCounters(const Emulator &emulator) {
+  PECounters c = emulator.getCounters();
+  NetworkCounters n = emulator.getNetworkCounters();
+  std::cout << "cycles: " << formatThousands(emulator.getCycle()) << "\n"
+            << "instructions: " << formatThousands(c.instructions) << "\n"
+            << "dsd elements: " << formatThousands(c.dsdElements) << "\n"
+            << "tasks run: " << formatThousands(c.tasksRun) << "\n"
+            << "main thread busy cycles: " << formatThousands(c.busyCycles)
+            << ", stalled: " << formatThousands(c.stallCycles) << "\n"
+            << "wavelets sent: " << formatThousands(c.waveletsSent)
+            << ", received: " << formatThousands(c.waveletsReceived)
+            << ", link hops: " << formatThousands(n.hops) << "\n";
+}
+
+} // namespace
+
+int tessera::runTool(int argc, char **argv, RankLink *ranks) {
+  // Rank 0 speaks for all; the others compute silently (their errors are
+  // the same, from the same command line and files).
+  std::streambuf *coutBuffer = std::cout.rdbuf();
+  std::streambuf *cerrBuffer = std::cerr.rdbuf();
+  bool silent = ranks && ranks->getRank() != 0;
+  if (silent) {
+    std::cout.rdbuf(nullptr);
+    std::cerr.rdbuf(nullptr);
+  }
+  struct Restore {
+    std::streambuf *out, *err;
+    ~Restore() {
+      std::cout.clear();
+      std::cerr.clear();
+      std::cout.rdbuf(out);
+      std::cerr.rdbuf(err);
+    }
+  } restore{coutBuffer, cerrBuffer};
+
+  std::string directory;
+  uint64_t maxCycles = DefaultMaxCycles;
+  EmulatorOptions options;
+  std::vector<DumpRequest> dumps;
+  std::string tracePath;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](std::string_view flag) -> std::optional<std::string> {
+      if (arg.rfind(std::string(flag) + "=", 0) == 0)
+        return arg.substr(flag.size() + 1);
+      return std::nullopt;
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::cout << "usage: tessera-run OUT_DIR [--max-cycles=N] [--seed=N] "
+                   "[--picker=round-robin|lowest-id] [--dump=X,Y,SYMBOL]... "
+                   "[--trace=FILE] [--threads=N] [--bands=N]\n";
+      return 0;
+    }
+    if (std::optional<std::string> v = value("--max-cycles")) {
+      std::optional<uint64_t> n = parseNumber(*v);
+      if (!n || *n == 0)
+        return usageError("invalid value '" + *v +
+                          "' for '--max-cycles': expected a positive number");
+      maxCycles = *n;
+    } else if (std::optional<std::string> v = value("--seed")) {
+      std::optional<uint64_t> n = parseNumber(*v);
+      if (!n)
+        return usageError("invalid value '" + *v +
+                          "' for '--seed': expected a number");
+      options.shuffleSeed = *n;
+    } else if (std::optional<std::string> v = value("--threads")) {
+      std::optional<uint64_t> n = parseNumber(*v);
+      if (!n || *n == 0 || *n > MaxThreads)
+        return usageError("invalid value '" + *v +
+                          "' for '--threads': expected 1 to " +
+                          std::to_string(MaxThreads));
+      options.threads = static_cast<unsigned>(*n);
+    } else if (std::optional<std::string> v = value("--bands")) {
+      std::optional<uint64_t> n = parseNumber(*v);
+      if (!n || *n == 0 || *n > 0xFFFF)
+        return usageError("invalid value '" + *v +
+                          "' for '--bands': expected 1 to 65535");
+      options.bands = static_cast<unsigned>(*n);
+    } else if (std::optional<std::string> v = value("--dump")) {
+      std::optional<DumpRequest> request = parseDump(*v);
+      if (!request)
+        return usageError("invalid value '" + *v +
+                          "' for '--dump': expected X,Y,SYMBOL");
+      dumps.push_back(*request);
+    } else if (std::optional<std::string> v = value("--picker")) {
+      if (*v == "round-robin")
+        options.picker = PickerPolicy::RoundRobin;
+      else if (*v == "lowest-id")
+        options.picker = PickerPolicy::LowestID;
+      else
+        return usageError("invalid value '" + *v +
+                          "' for '--picker': expected round-robin or "
+                          "lowest-id");
+    } else if (std::optional<std::string> v = value("--trace")) {
+      if (v->empty())
+        return usageError("'--trace' needs a file name ('-' for standard "
+                          "output)");
+      tracePath = *v;
+    } else if (!arg.empty() && arg[0] == '-') {
+      return usageError("unknown option '" + arg + "'");
+    } else if (directory.empty()) {
+      directory = arg;
+    } else {
+      return usageError("more than one output directory");
+    }
+  }
+  if (directory.empty())
+    return usageError("no output directory (usage: tessera-run OUT_DIR)");
+
+  LoadResult loaded = loadOutputDirectory(directory);
+  if (!loaded)
+    return usageError(loaded.error);
+  const LoadedOutput &output = *loaded.value;
+  for (const DumpRequest &request : dumps)
+    if (request.x >= output.layout.getWidth() ||
+        request.y >= output.layout.getHeight())
+      return usageError("--dump: PE (" + std::to_string(request.x) + ", " +
+                        std::to_string(request.y) +
+                        ") is outside the rectangle (" +
+                        std::to_string(output.layout.getWidth()) + "x" +
+                        std::to_string(output.layout.getHeight()) + ")");
+
+  if (ranks && ranks->getSize() > output.layout.getHeight())
+    return usageError(std::to_string(ranks->getSize()) +
+                      " ranks for a rectangle of " +
+                      std::to_string(output.layout.getHeight()) +
+                      " rows: at most one rank per row");
+
+  std::ofstream traceFile;
+  // Every rank records trace lines; rank 0 writes them (docs/Scaling.md).
+  std::ostream discard(nullptr);
+  if (silent && !tracePath.empty()) {
+    options.trace = &discard;
+  } else if (tracePath == "-") {
+    options.trace = &std::cout;
+  } else if (!tracePath.empty()) {
+    traceFile.open(tracePath);
+    if (!traceFile)
+      return usageError("cannot write the trace to '" + tracePath + "'");
+    options.trace = &traceFile;
+  }
+  options.ranks = ranks;
+  options.onPrint = [](const PrintedLine &line) {
+    std::cout << "[" << line.pe.x << "," << line.pe.y << "] " << line.text
+              << "\n";
+  };
+  Emulator emulator(output, options);
+  RunOutcome outcome = emulator.run(maxCycles);
+  int status = 0;
+  std::cout.flush(); // PEs' lines first, then the outcome
+  switch (outcome.status) {
+  case RunStatus::Idle:
+    std::cout << "finished: idle after " << formatThousands(emulator.getCycle())
+              << " cycles\n";
+    break;
+  case RunStatus::Faulted:
+    std::cerr << "tessera-run: error: " << formatFault(*emulator.getFault())
+              << "\n";
+    status = 2;
+    break;
+  case RunStatus::Stalled:
+    std::cerr << "tessera-run: error: "
+              << formatDeadlock(emulator.getDeadlock());
+    status = 2;
+    break;
+  case RunStatus::Reached: // run() is given no condition
+  case RunStatus::CycleLimit:
+    std::cerr << "tessera-run: error: stopped at the cycle limit ("
+              << formatThousands(maxCycles)
+              << " cycles) with work still pending; raise --max-cycles\n";
+    status = 2;
+    break;
+  }
+  printCounters(emulator);
+  for (const DumpText &text : dumpAll(emulator, output, dumps, ranks)) {
+    if (text.ok) {
+      std::cout << text.text << "\n";
+    } else {
+      std::cerr << "tessera-run: error: " << text.text << "\n";
+      status = status ? status : 1;
+    }
+  }
+  return status;
+}
