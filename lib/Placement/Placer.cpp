@@ -1,6 +1,7 @@
 //===- Placer.cpp - execution parameters and positions for a kgraph -------===//
 
 #include "tessera/Placement/Placer.h"
+#include "tessera/Placement/CapRow.h"
 #include "tessera/Placement/DeltaT.h"
 #include "tessera/Placement/Layout.h"
 #include "tessera/Placement/LinearArrangement.h"
@@ -92,6 +93,8 @@ private:
   static constexpr int SingleRowWork = 8000000;
   static constexpr int SingleRowRestarts = 4;
   static constexpr size_t SingleRowTargets = 1;
+  /// Capped rows refined, the shortest before refining first.
+  static constexpr size_t CapRowsRefined = 3;
 
   double getElapsed() const {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -149,6 +152,10 @@ private:
            graph.weightLength * double(attempt.evaluation.doubledLength) / 2;
   }
   PlacerResult getResult(const Attempt &attempt) const;
+  /// The best of one row of full-height columns with a cap (CapRow.h) over
+  /// every target, in the traversal order and each plan's, refined.
+  std::optional<Attempt>
+  placeCapRow(const std::vector<Attempt> &attempts) const;
 
   const KernelGraph &graph;
   const PlacerOptions &options;
@@ -263,6 +270,65 @@ void PlacerRun::refine(Attempt &attempt) const {
   evaluation.score = weightDeltaT * double(evaluation.deltaT) +
                      weightLength * double(evaluation.doubledLength) / 2;
   attempt.refined = std::move(items);
+}
+
+std::optional<Attempt>
+PlacerRun::placeCapRow(const std::vector<Attempt> &attempts) const {
+  struct Candidate {
+    int64_t length;
+    size_t index; ///< Ties keep the attempts' order.
+    const Attempt *attempt;
+    std::vector<int> order;
+    CapRowLayout layout;
+  };
+  std::vector<Candidate> candidates;
+  for (const Attempt &attempt : attempts)
+    for (const std::vector<int> *order : {&traversal, &attempt.plan.order}) {
+      if (order->size() != traversal.size())
+        continue;
+      std::optional<CapRowLayout> layout = layoutCapRow(
+          attempt.menus, *order, wires, graph.gridWidth, graph.gridHeight);
+      if (layout)
+        candidates.push_back({layout->doubledLength, candidates.size(),
+                              &attempt, *order, std::move(*layout)});
+    }
+  std::sort(
+      candidates.begin(), candidates.end(),
+      [](const Candidate &a, const Candidate &b) {
+        return std::pair{a.length, a.index} < std::pair{b.length, b.index};
+      });
+  std::optional<Attempt> best;
+  for (size_t i = 0; i < std::min(candidates.size(), CapRowsRefined); ++i) {
+    Candidate &candidate = candidates[i];
+    Attempt attempt;
+    attempt.targetDeltaT = candidate.attempt->targetDeltaT;
+    attempt.plan.order = candidate.order;
+    std::vector<int> positionOf(candidate.order.size());
+    for (size_t p = 0; p < candidate.order.size(); ++p)
+      positionOf[candidate.order[p]] = static_cast<int>(p);
+    std::vector<std::pair<int, int>> positionWires;
+    for (auto [a, b] : wires)
+      positionWires.emplace_back(positionOf[a], positionOf[b]);
+    RefineOptions refineOptions;
+    refineOptions.gridWidth = graph.gridWidth;
+    refineOptions.gridHeight = graph.gridHeight;
+    refineOptions.maxTime = attempt.targetDeltaT;
+    attempt.refined = std::move(candidate.layout.kernels);
+    PlanEvaluation &evaluation = attempt.evaluation;
+    evaluation.doubledLength =
+        refinePlacement(attempt.refined, positionWires, refineOptions);
+    for (const RefineKernel &item : attempt.refined)
+      evaluation.deltaT =
+          std::max(evaluation.deltaT, item.shapes[item.shape].time);
+    evaluation.score = weightDeltaT * double(evaluation.deltaT) +
+                       weightLength * double(evaluation.doubledLength) / 2;
+    log("capped row at target " + std::to_string(attempt.targetDeltaT) +
+        ": wire length " + std::to_string(double(candidate.length) / 2) +
+        ", refined " + std::to_string(double(evaluation.doubledLength) / 2));
+    if (!best || isBetter(attempt, *best))
+      best = std::move(attempt);
+  }
+  return best;
 }
 
 PlacerResult PlacerRun::getResult(const Attempt &attempt) const {
@@ -452,7 +518,9 @@ PlacerResult PlacerRun::run() {
       [&](const Attempt &a, const Attempt &b) { return isBetter(a, b); });
   if (best.refined.empty())
     refine(best);
-  PlacerResult result = getResult(best);
+  std::optional<Attempt> capped = placeCapRow(attempts);
+  PlacerResult result =
+      getResult(capped && isBetter(*capped, best) ? *capped : best);
   result.deltaTBound = *bound;
   return result;
 }

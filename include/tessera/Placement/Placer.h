@@ -5,7 +5,9 @@
 // kernel a variant that meets it, packs the rectangles in serpentine rows by
 // dynamic programming (StripPacker), shortens the wires by annealing the
 // order and the rows (RowSearch) and finally by moving single kernels
-// (refinePlacement). docs/Placement.md describes the algorithm.
+// (refinePlacement); one row of full-height columns with an end kernel as
+// a cap (layoutCapRow) replaces the rows where its wires are shorter.
+// docs/Placement.md describes the algorithm.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSERA_PLACEMENT_PLACER_H
