@@ -32,6 +32,8 @@ packages=(
   # tessera-run-mpi: the fabric split among MPI ranks (issue 11).
   libopenmpi-dev
   openmpi-bin
+  # SwarmX systems as MPI ranks (tessera.swarmx_ranks).
+  python3-mpi4py
 )
 
 missing=()

@@ -63,6 +63,9 @@ def parse_args(argv=None):
                    "batch / systems samples (which must divide)")
     p.add_argument("--fanout", type=int, default=2,
                    help="children per SwarmX node")
+    p.add_argument("--ranks", action="store_true",
+                   help="each system in its own MPI rank: run with "
+                   "mpirun -np SYSTEMS+1 (tessera.swarmx_ranks)")
     p.add_argument("--steps", type=int, default=None,
                    help="stop after this many steps in all")
     p.add_argument("--log-steps", action="store_true",
@@ -180,7 +183,7 @@ def run(args, log=print):
                    weight_words=[], steps_checked=0)
     with tempfile.TemporaryDirectory() as tmp:
         wafer = Wafer(geo, args.out or os.path.join(tmp, "out"), n,
-                      args.fanout)
+                      args.fanout, args.ranks)
         try:
             rng = np.random.default_rng(args.seed + 2)
             steps = len(y) // args.batch

@@ -154,17 +154,28 @@ class Wafer:
     emulated systems behind a SwarmX of the given fan-out (one system is a
     swarm of one). `geo` is one system's geometry: its batch is a shard."""
 
-    def __init__(self, geo, out_dir, systems=1, fanout=2):
+    def __init__(self, geo, out_dir, systems=1, fanout=2, ranks=False):
         self.geo = geo
         layout, platform, streams = build_layout(geo)
-        self.artifacts = layout.compile(out_prefix=out_dir)
         self.w_streams, self.d_streams, self.out_streams = streams
         runtimes = []
+
+        def make_system():
+            return SdkRuntime(self.artifacts, platform,
+                              memcpy_required=False, sim_log="")
+
+        if ranks:
+            # Each system in its own MPI rank (README.md, "SwarmX"): rank 0
+            # compiles once; ranks 1.. serve their system and end there.
+            from tessera.swarmx_ranks import first_rank, systems_on_ranks
+            self.artifacts = first_rank(
+                lambda: layout.compile(out_prefix=out_dir))
+            runtimes = systems_on_ranks(make_system, systems)
+        else:
+            self.artifacts = layout.compile(out_prefix=out_dir)
         try:
-            for _ in range(systems):
-                runtimes.append(SdkRuntime(self.artifacts, platform,
-                                           memcpy_required=False,
-                                           sim_log=""))
+            while len(runtimes) < systems:
+                runtimes.append(make_system())
             self.swarm = SwarmX(runtimes, fanout)
             self.swarm.load()
             self.swarm.run()

@@ -252,9 +252,49 @@ class SwarmX:
             raise SwarmXError(
                 f"system {i} failed in {what}: {error}") from error
 
-    def _each(self, method):
-        for i in range(len(self.systems)):
-            self._call(i, method, method)
+    def _call_all(self, calls, keep_going=False):
+        """Makes calls [(system, what, method, args, kwargs)] and returns
+        their values in order. Systems that can post a call and complete it
+        later (RankSystem, swarmx_ranks.py) get every call before any is
+        waited for, so that they run side by side. After a failure no
+        further call is made unless `keep_going` (calls already posted are
+        still completed); the first failure is raised."""
+        started, failure = [], None
+        for i, what, method, args, kwargs in calls:
+            if failure is not None and not keep_going:
+                break
+            post = getattr(self.systems[i], "post", None)
+            try:
+                if callable(post):
+                    started.append((True, post(method, *args, **kwargs)))
+                else:
+                    started.append(
+                        (False, getattr(self.systems[i], method)(*args,
+                                                                 **kwargs)))
+            except Exception as error:
+                started.append((False, None))
+                failure = failure or SwarmXError(
+                    f"system {i} failed in {what}: {error}")
+                failure.__cause__ = failure.__cause__ or error
+        values = []
+        for (i, what, method, args, kwargs), (posted, value) in zip(
+                calls, started):
+            if posted:
+                try:
+                    value = self.systems[i].complete(value)
+                except Exception as error:
+                    if failure is None:
+                        failure = SwarmXError(
+                            f"system {i} failed in {what}: {error}")
+                        failure.__cause__ = error
+            values.append(value)
+        if failure is not None:
+            raise failure
+        return values
+
+    def _each(self, method, keep_going=False):
+        self._call_all([(i, method, method, (), {})
+                        for i in range(len(self.systems))], keep_going)
 
     def _cycles_of(self, i):
         try:
@@ -272,6 +312,10 @@ class SwarmX:
     @property
     def system_cycles(self):
         """Each system's emulated clock."""
+        if all(callable(getattr(system, "post", None))
+               for system in self.systems):
+            return self._call_all([(i, "cycles", "cycles", (), {})
+                                   for i in range(len(self.systems))])
         return [self._cycles_of(i) for i in range(len(self.systems))]
 
     @property
@@ -290,16 +334,18 @@ class SwarmX:
     def send(self, stream, array, nonblock=False):
         """Broadcasts `array` on input stream `stream` of every system."""
         what = f"send on stream {_stream_label(stream)}"
-        parts = []
+        calls = []
 
         def deliver(i, words):
-            parts.append((i, self._call(i, what, "send", stream, words,
-                                        nonblock=nonblock)))
+            calls.append((i, what, "send", (stream, words),
+                          {"nonblock": nonblock}))
 
         if not isinstance(array, np.ndarray):
             raise SwarmXError(f"send: the array must be a numpy array, not "
                               f"{type(array).__name__}")
         self.root.broadcast(array, deliver)
+        tasks = self._call_all(calls)
+        parts = [(call[0], task) for call, task in zip(calls, tasks)]
         return SwarmTask(what, parts) if nonblock else None
 
     def send_to(self, system, stream, array, nonblock=False):
@@ -342,9 +388,11 @@ class SwarmX:
         # Each system fills a buffer of its own; only the sum reaches the
         # caller's array.
         buffers = [np.zeros(count, dtype=np.float32) for _ in self.systems]
-        parts = [(i, self._call(i, what, "receive", stream, buffers[i],
-                                count, nonblock=nonblock))
-                 for i in range(len(self.systems))]
+        tasks = self._call_all([(i, what, "receive",
+                                 (stream, buffers[i], count),
+                                 {"nonblock": nonblock})
+                                for i in range(len(self.systems))])
+        parts = list(enumerate(tasks))
 
         def finish():
             array.reshape(-1)[:count] = self.reduce(buffers)
@@ -377,8 +425,8 @@ class SwarmX:
         """Runs each system (in order) until its part of the task is done,
         then writes a reduced receive's sum."""
         self._check_task(task, "task_wait")
-        for i, part in task._parts:
-            self._call(i, f"task_wait ({task.what})", "task_wait", part)
+        self._call_all([(i, f"task_wait ({task.what})", "task_wait", (part,),
+                         {}) for i, part in task._parts])
         self._complete(task)
 
     def is_task_done(self, task):
@@ -393,11 +441,10 @@ class SwarmX:
         """Stops every system, also after one failed (the first failure is
         raised), and writes the sums of pending reduced receives."""
         failure = None
-        for i in range(len(self.systems)):
-            try:
-                self._call(i, "stop", "stop")
-            except SwarmXError as error:
-                failure = failure or error
+        try:
+            self._each("stop", keep_going=True)
+        except SwarmXError as error:
+            failure = error
         pending, self._pending = self._pending, []
         if failure is not None:
             raise failure
