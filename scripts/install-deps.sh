@@ -29,6 +29,7 @@ packages=(
   python3-pandas
   # The weight-streaming example trains on scikit-learn's digits (issue 10).
   python3-sklearn
+  zlib1g-dev chromium  # tessera-viz: PNG output; its HTML report test (issue 12)
   # tessera-run-mpi: the fabric split among MPI ranks (issue 11).
   libopenmpi-dev
   openmpi-bin
