@@ -11,15 +11,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunTool.h"
+#include "RecordWriter.h"
 
 #include "tessera/Emulator/Emulator.h"
 #include "tessera/Emulator/RankLink.h"
 #include "tessera/Support/Float16.h"
 #include "tessera/Support/Format.h"
+#include "tessera/Viz/RunRecordJSON.h"
 
+#include <array>
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -66,6 +70,25 @@ std::optional<DumpRequest> parseDump(const std::string &text) {
   if (!x || !y || *x > 0xFFFF || *y > 0xFFFF || symbol.empty())
     return std::nullopt;
   return DumpRequest{unsigned(*x), unsigned(*y), symbol};
+}
+
+/// "X0,Y0,X1,Y1" with X0 <= X1 and Y0 <= Y1.
+std::optional<std::array<uint64_t, 4>> parseRegion(const std::string &text) {
+  std::array<uint64_t, 4> corners{};
+  size_t at = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    size_t comma = i < 3 ? text.find(',', at) : text.size();
+    if (comma == std::string::npos)
+      return std::nullopt;
+    std::optional<uint64_t> n = parseNumber(text.substr(at, comma - at));
+    if (!n || *n > 0xFFFF)
+      return std::nullopt;
+    corners[i] = *n;
+    at = comma + 1;
+  }
+  if (corners[0] > corners[2] || corners[1] > corners[3])
+    return std::nullopt;
+  return corners;
 }
 
 /// One element as text: integers in decimal, floats with enough digits to
@@ -233,6 +256,9 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
   EmulatorOptions options;
   std::vector<DumpRequest> dumps;
   std::string tracePath;
+  std::string recordDir;
+  RecordOptions record;
+  bool recordRegionGiven = false, recordCyclesGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](std::string_view flag) -> std::optional<std::string> {
@@ -243,7 +269,8 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
     if (arg == "--help" || arg == "-h") {
       std::cout << "usage: tessera-run OUT_DIR [--max-cycles=N] [--seed=N] "
                    "[--picker=round-robin|lowest-id] [--dump=X,Y,SYMBOL]... "
-                   "[--trace=FILE] [--threads=N] [--bands=N]\n";
+                   "[--trace=FILE] [--threads=N] [--bands=N] [--record=DIR "
+                   "[--record-region=X0,Y0,X1,Y1] [--record-cycles=A:B]]\n";
       return 0;
     }
     if (std::optional<std::string> v = value("--max-cycles")) {
@@ -271,6 +298,36 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
         return usageError("invalid value '" + *v +
                           "' for '--bands': expected 1 to 65535");
       options.bands = static_cast<unsigned>(*n);
+    } else if (std::optional<std::string> v = value("--record")) {
+      if (v->empty())
+        return usageError("'--record' needs a directory name");
+      recordDir = *v;
+    } else if (std::optional<std::string> v = value("--record-region")) {
+      std::optional<std::array<uint64_t, 4>> corners = parseRegion(*v);
+      if (!corners)
+        return usageError("invalid value '" + *v +
+                          "' for '--record-region': expected X0,Y0,X1,Y1 "
+                          "with X0 <= X1 and Y0 <= Y1");
+      record.x0 = unsigned((*corners)[0]);
+      record.y0 = unsigned((*corners)[1]);
+      record.x1 = unsigned((*corners)[2]);
+      record.y1 = unsigned((*corners)[3]);
+      recordRegionGiven = true;
+    } else if (std::optional<std::string> v = value("--record-cycles")) {
+      size_t colon = v->find(':');
+      std::optional<uint64_t> first = colon == std::string::npos
+                                          ? std::nullopt
+                                          : parseNumber(v->substr(0, colon));
+      std::optional<uint64_t> end = colon == std::string::npos
+                                        ? std::nullopt
+                                        : parseNumber(v->substr(colon + 1));
+      if (!first || !end || *first >= *end)
+        return usageError("invalid value '" + *v +
+                          "' for '--record-cycles': expected FIRST:END with "
+                          "FIRST < END");
+      record.firstCycle = *first;
+      record.endCycle = *end;
+      recordCyclesGiven = true;
     } else if (std::optional<std::string> v = value("--dump")) {
       std::optional<DumpRequest> request = parseDump(*v);
       if (!request)
@@ -301,6 +358,10 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
   }
   if (directory.empty())
     return usageError("no output directory (usage: tessera-run OUT_DIR)");
+  if (recordDir.empty() && (recordRegionGiven || recordCyclesGiven))
+    return usageError(std::string(recordRegionGiven ? "'--record-region'"
+                                                    : "'--record-cycles'") +
+                      " needs '--record=DIR'");
 
   LoadResult loaded = loadOutputDirectory(directory);
   if (!loaded)
@@ -333,6 +394,12 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
     if (!traceFile)
       return usageError("cannot write the trace to '" + tracePath + "'");
     options.trace = &traceFile;
+  }
+  if (!recordDir.empty()) {
+    if (ranks)
+      return usageError("'--record' is not available on MPI ranks; run "
+                        "tessera-run");
+    options.record = record;
   }
   options.ranks = ranks;
   options.onPrint = [](const PrintedLine &line) {
@@ -367,6 +434,19 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
     break;
   }
   printCounters(emulator);
+  if (!recordDir.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(recordDir, error);
+    std::string path = recordDir + "/run.json";
+    viz::Status written =
+        error ? viz::Status(viz::Error("cannot create '" + recordDir +
+                                       "': " + error.message()))
+              : viz::writeRunRecord(buildRunRecord(emulator, output), path);
+    if (!written) {
+      std::cerr << "tessera-run: error: --record: " << written.error() << "\n";
+      status = status ? status : 1;
+    }
+  }
   for (const DumpText &text : dumpAll(emulator, output, dumps, ranks)) {
     if (text.ok) {
       std::cout << text.text << "\n";

@@ -566,6 +566,43 @@ NetworkCounters Emulator::getNetworkCounters() const {
   return total;
 }
 
+std::vector<LinkCount> Emulator::getLinkCounts() const {
+  // Bands hold rows in order and each lists its own by row.
+  std::vector<LinkCount> all;
+  for (const auto &band : state->bands)
+    for (const LinkCount &link : band->network.getLinkCounts())
+      all.push_back(link);
+  return all;
+}
+
+RecordedEvents Emulator::getRecordedEvents() const {
+  RecordedEvents all;
+  for (const auto &band : state->bands) {
+    const RecordedEvents &mine = band->recorded;
+    all.activities.insert(all.activities.end(), mine.activities.begin(),
+                          mine.activities.end());
+    all.operations.insert(all.operations.end(), mine.operations.begin(),
+                          mine.operations.end());
+    all.wavelets.insert(all.wavelets.end(), mine.wavelets.begin(),
+                        mine.wavelets.end());
+    // What runs now ends, for the record, at the current cycle.
+    for (const PE &pe : band->pes)
+      if (pe.state != MainState::Idle && pe.state != MainState::Faulted)
+        if (std::optional<ActivitySpan> span = band->spanOfActivity(pe))
+          all.activities.push_back(*span);
+  }
+  auto key = [](uint64_t at, PECoord pe) { return orderKey(at, pe); };
+  sortByCyclePE(all.activities, 0, [&](const ActivitySpan &span) {
+    return key(span.start, span.pe);
+  });
+  sortByCyclePE(all.operations, 0, [&](const OperationSpan &span) {
+    return key(span.start, span.pe);
+  });
+  sortByCyclePE(all.wavelets, 0,
+                [&](const WaveletRecord &w) { return key(w.cycle, w.pe); });
+  return all;
+}
+
 bool Emulator::ownsRow(unsigned y) const { return state->ownsRow(y); }
 
 unsigned Emulator::getNumBands() const {

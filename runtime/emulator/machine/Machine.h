@@ -93,6 +93,8 @@ public:
   std::vector<PrintedLine> printed;
   /// Trace lines since Emulator::State last wrote them.
   std::vector<TraceLine> traced;
+  /// Recorded events of this band's PEs (EmulatorOptions::record).
+  RecordedEvents recorded;
   uint64_t cycle = 0;
   /// Something happened in the current cycle (an instruction, an element,
   /// a task switch, a wavelet taken, or time spent computing).
@@ -195,6 +197,16 @@ public:
   void describeWaits(DeadlockReport &report) const;
 
   // Trace.cpp
+  /// Whether events of `pe` starting now are recorded.
+  bool records(const PE &pe) const;
+  /// The main thread's activity (a task, control table entry or call that
+  /// started at pe.activityStart) as a span ending with this cycle, if it
+  /// is recorded.
+  std::optional<ActivitySpan> spanOfActivity(const PE &pe) const;
+  /// Records the end of the main thread's activity.
+  void recordActivity(const PE &pe);
+  void recordOperation(const PE &pe, const Flight &flight, uint64_t end);
+  void recordWavelet(const PE &pe, uint8_t color, bool sent);
   /// Keeps "cycle C PE (x, y): WHAT [at FILE:LINE:COL]" for options.trace;
   /// callers test options.trace first so that building WHAT costs nothing
   /// in untraced runs.

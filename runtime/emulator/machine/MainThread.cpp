@@ -121,6 +121,7 @@ void Band::runMainThread(PE &pe) {
       } else {
         if (options.trace)
           trace(pe, std::nullopt, "call returns");
+        recordActivity(pe);
         pe.state = MainState::Idle;
         pe.activity = {};
       }
@@ -199,6 +200,7 @@ void Band::runMainThread(PE &pe) {
                       std::to_string(pe.activity.task - ControlTableSlot) +
                       " ends"
                 : "task " + std::to_string(pe.activity.task) + " ends");
+    recordActivity(pe);
     ++pe.counters.instructions;
     ++pe.counters.busyCycles;
     pe.state = MainState::Idle;

@@ -27,10 +27,11 @@ constexpr size_t MaxSpareFlights = 1024;
 /// color its queue is bound to).
 class PEPorts final : public DSDPorts {
 public:
+  /// `recorder`: the band, when it records wavelets.
   PEPorts(Network &network, PE &pe, const ProgramInfo &info, bool byQueue,
-          uint32_t hostColors, BlockedOn &blockedOn)
+          uint32_t hostColors, BlockedOn &blockedOn, Band *recorder)
       : network(network), pe(pe), info(info), byQueue(byQueue),
-        hostColors(hostColors), blockedOn(blockedOn) {}
+        hostColors(hostColors), blockedOn(blockedOn), recorder(recorder) {}
 
   std::optional<uint32_t> popWavelet(const Descriptor &fabin) override {
     uint8_t color = colorOf(fabin, info.inputQueueColor);
@@ -44,6 +45,8 @@ public:
         else {
           (void)pollDelivered(network, pe, color);
           ++pe.counters.waveletsReceived;
+          if (recorder)
+            recorder->recordWavelet(pe, color, false);
           continue;
         }
       }
@@ -53,6 +56,8 @@ public:
       }
       (void)pollDelivered(network, pe, color);
       ++pe.counters.waveletsReceived;
+      if (recorder)
+        recorder->recordWavelet(pe, color, false);
       return head->payload;
     }
   }
@@ -63,6 +68,8 @@ public:
         !(pe.blockedOutputQueues >> fabout.queue & 1)) {
       pe.toHost.emplace_back(color, payload); // memcpy's D2H stream
       ++pe.counters.waveletsSent;
+      if (recorder)
+        recorder->recordWavelet(pe, color, true);
       return true;
     }
     if ((pe.blockedOutputQueues >> fabout.queue & 1) ||
@@ -72,6 +79,8 @@ public:
       return false;
     }
     ++pe.counters.waveletsSent;
+    if (recorder)
+      recorder->recordWavelet(pe, color, true);
     return true;
   }
 
@@ -89,6 +98,7 @@ private:
   bool byQueue;
   uint32_t hostColors;
   BlockedOn &blockedOn;
+  Band *recorder;
 };
 
 std::optional<DSRId> dsrOf(const pe::Operand &operand) {
@@ -151,6 +161,8 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
   const DecodedInst *decoded = info.code.lookup(ce.pc);
   flight->pc = ce.pc;
   flight->next = ce.pc + 2 * decoded->size;
+  flight->startCycle = cycle;
+  flight->microthread = -1;
   classify(*flight, inst, pe.dsrs, flight->fabric, flight->bits);
 
   // WSE-2 binds a queue to a color through the fabin that reads it: the
@@ -173,6 +185,7 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
   bool async = options.async && !flight->op.isMap();
   if (async) {
     unsigned ut = options.microthread;
+    flight->microthread = static_cast<int8_t>(ut);
     if (ut >= pe.microthreads.size()) {
       fail(pe, ce.pc,
            std::string(pe::getInstInfo(inst.opcode)->mnemonic) +
@@ -250,7 +263,8 @@ DSDProgress Band::advance(PE &pe, Flight &flight) {
   flight.blockedOn = {};
   PEPorts ports(network, pe, programOf(pe),
                 model.getDataTaskSource() == target::DataTaskSource::InputQueue,
-                hostColors, flight.blockedOn);
+                hostColors, flight.blockedOn,
+                options.record && options.record->wavelets ? this : nullptr);
   DSDContext context{pe.memory, pe.dsrs, pe.fifos, ports};
   DSDTrap trap;
   DSDProgress progress = engine.run(flight.op, context, trap, budget);
@@ -269,6 +283,9 @@ DSDProgress Band::advance(PE &pe, Flight &flight) {
 }
 
 void Band::complete(PE &pe, Flight &flight) {
+  // An interactive operation completes in this cycle; one on memory when
+  // its cost has elapsed.
+  recordOperation(pe, flight, flight.interactive ? cycle + 1 : flight.readyAt);
   const ResolvedOptions &options = flight.op.getOptions();
   if (this->options.trace &&
       (options.async || options.activate || options.unblock)) {

@@ -101,6 +101,9 @@ struct Flight {
   unsigned bits = 16;       ///< its widest memory operand's element width
   uint64_t readyAt = 0;     ///< memory-only: when its cost has elapsed
   BlockedOn blockedOn;
+  /// For recording: the cycle it started and its microthread (-1: main).
+  uint64_t startCycle = 0;
+  int8_t microthread = -1;
 };
 
 /// The ports of an operation on memory only, which never asks for them.
@@ -163,6 +166,8 @@ struct PE {
   // The main thread.
   MainState state = MainState::Idle;
   Activity activity;
+  /// The cycle the current activity started (for recording).
+  uint64_t activityStart = 0;
   uint64_t readyAt = 0; ///< the first cycle it may act again
   std::unique_ptr<Flight> operation;
   bool inMapCall = false;

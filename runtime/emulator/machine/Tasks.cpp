@@ -97,6 +97,7 @@ void Band::takeControlWavelets(PE &pe) {
     }
     (void)pollDelivered(network, pe, color);
     ++pe.counters.waveletsReceived;
+    recordWavelet(pe, static_cast<uint8_t>(color), false);
     progressed = true;
     if (action == ControlHead::Take) {
       if (slot >= ControlTableSlot)
@@ -149,6 +150,7 @@ bool Band::pickWork(PE &pe) {
       ce.r[i] = call.args[i];
     ce.r[14] = ce.r[15] = TopLevelReturn;
     ce.pc = call.address;
+    pe.activityStart = cycle;
     if (options.trace)
       trace(pe, call.address, "call starts");
     pe.activity = {true, NoTask, call.address};
@@ -221,6 +223,7 @@ bool Band::pickWork(PE &pe) {
     if (wavelet) {
       ce.r[0] = wavelet->payload;
       ++pe.counters.waveletsReceived;
+      recordWavelet(pe, *color, false);
     }
     break;
   }
@@ -238,6 +241,7 @@ bool Band::pickWork(PE &pe) {
   }
   ce.pc = info.entry[task];
   pe.activity = {false, static_cast<uint8_t>(task), info.entry[task]};
+  pe.activityStart = cycle;
   pe.state = MainState::Running;
   pe.readyAt = cycle + target::TargetModel::getTaskSwitchCycles();
   ++pe.counters.tasksRun;
@@ -267,6 +271,7 @@ bool Band::startControlTableTask(PE &pe, unsigned entry) {
   ce.pc = address;
   pe.activity = {false, static_cast<uint8_t>(ControlTableSlot + entry),
                  address};
+  pe.activityStart = cycle;
   pe.state = MainState::Running;
   pe.readyAt = cycle + target::TargetModel::getTaskSwitchCycles();
   ++pe.counters.tasksRun;

@@ -36,6 +36,25 @@ uint64_t Network::getLinkBusyCycles(unsigned x, unsigned y,
   return s.routers[router].busyHigh[link] + s.routers[router].busyLow[link];
 }
 
+std::vector<LinkCount> Network::getLinkCounts() const {
+  const State &s = *state;
+  std::vector<LinkCount> list;
+  for (size_t i = 0; i < s.lanes.size(); ++i) {
+    const Router &router = s.routers[s.lanes[i].router];
+    for (unsigned port = 0; port < NumPorts; ++port)
+      if (uint64_t count = s.cold[i].sent[port])
+        list.push_back(
+            {{router.x, router.y}, s.lanes[i].color, pe::Port(port), count});
+  }
+  // Lanes are numbered in the order PEs were touched; the listing is not.
+  std::sort(list.begin(), list.end(),
+            [](const LinkCount &a, const LinkCount &b) {
+              return std::tuple(a.pe.y, a.pe.x, a.color, unsigned(a.port)) <
+                     std::tuple(b.pe.y, b.pe.x, b.color, unsigned(b.port));
+            });
+  return list;
+}
+
 std::vector<BufferedWavelet> Network::listBuffered() const {
   const State &s = *state;
   std::vector<BufferedWavelet> list;

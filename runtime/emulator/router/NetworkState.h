@@ -101,6 +101,9 @@ struct LaneCold {
   bool linksValid = false;
   std::array<uint32_t, 4> next{};
   std::array<uint8_t, 4> nextColor{};
+  /// Per output link (W, E, S, N, Ramp): wavelets this lane sent there
+  /// (Network::getLinkCounts).
+  std::array<uint64_t, 5> sent{};
 };
 
 /// A lane's two halves, for lanes not created yet.

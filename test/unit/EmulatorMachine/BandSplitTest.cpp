@@ -11,6 +11,7 @@
 
 #include "TestMachine.h"
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 
@@ -128,6 +129,10 @@ struct Result {
   NetworkCounters network;
   std::vector<PrintedLine> printed;
   std::string trace, fault, deadlock;
+  std::vector<LinkCount> links;
+  std::vector<ActivitySpan> activities;
+  std::vector<OperationSpan> operations;
+  std::vector<WaveletRecord> wavelets;
   bool operator==(const Result &) const = default;
 };
 
@@ -137,6 +142,7 @@ Result runSplit(const Fabric &fabric, unsigned bands, unsigned threads) {
   options.bands = bands;
   options.threads = threads;
   options.trace = &trace;
+  options.record = RecordOptions{};
   Machine m(fabric, options);
   CHECK(m.emu.getNumBands() == std::min<unsigned>(bands, Height));
   Result r;
@@ -152,6 +158,11 @@ Result runSplit(const Fabric &fabric, unsigned bands, unsigned threads) {
   r.printed = m.emu.getPrintedLines();
   r.trace = trace.str();
   r.fault = m.fault();
+  r.links = m.emu.getLinkCounts();
+  RecordedEvents events = m.emu.getRecordedEvents();
+  r.activities = events.activities;
+  r.operations = events.operations;
+  r.wavelets = events.wavelets;
   // Each band numbers the wavelets it injects itself.
   r.deadlock =
       std::regex_replace(m.deadlock(), std::regex("wavelet \\d+"), "wavelet #");
@@ -192,6 +203,20 @@ TEST_CASE("streams across band boundaries run as on one band") {
   CHECK(whole.printed[1].cycle == whole.printed[2].cycle);
   CHECK(whole.network.hops > 2 * Words * (Height - 1));
   CHECK(!whole.trace.empty());
+  // Every link of the down stream carried each word once; every sender
+  // sent and every receiver took each word once, one per cycle.
+  for (uint16_t y = 0; y + 1 < Height; ++y)
+    CHECK(std::count(whole.links.begin(), whole.links.end(),
+                     LinkCount{{0, y}, 3, pe::Port::South, Words}) == 1);
+  CHECK(std::count(whole.links.begin(), whole.links.end(),
+                   LinkCount{{0, Height - 1}, 3, pe::Port::Ramp, Words}) == 1);
+  uint64_t sent = 0, taken = 0;
+  for (const WaveletRecord &w : whole.wavelets)
+    (w.sent ? sent : taken) += 1;
+  CHECK(sent == 3 * Words);
+  CHECK(taken == 3 * Words);
+  CHECK(whole.operations.size() == 6);
+  CHECK(whole.activities.size() >= 6);
   checkEverySplit(fabric, whole);
 }
 

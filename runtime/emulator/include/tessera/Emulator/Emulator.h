@@ -45,6 +45,53 @@ enum class PickerPolicy : uint8_t {
 
 class RankLink;
 
+/// What a run records for pictures and traces (EmulatorOptions::record,
+/// docs/Emulator.md "Recording"): only events of PEs in the rectangle
+/// [x0, x1] x [y0, y1] that start in cycles [firstCycle, endCycle).
+struct RecordOptions {
+  unsigned x0 = 0, y0 = 0, x1 = ~0u, y1 = ~0u;
+  uint64_t firstCycle = 0, endCycle = UINT64_MAX;
+  /// Also every wavelet a CE sends or takes (the most numerous events).
+  bool wavelets = true;
+};
+
+/// What the main thread ran from `start` up to (not including) `end`.
+struct ActivitySpan {
+  enum class Kind : uint8_t { Task, ControlEntry, Call };
+  PECoord pe;
+  Kind kind = Kind::Task;
+  /// Task ID, control table entry, or a call's address.
+  uint32_t id = 0;
+  uint64_t start = 0, end = 0;
+  bool operator==(const ActivitySpan &) const = default;
+};
+
+/// A DSD operation (or map) on the main thread or a microthread.
+struct OperationSpan {
+  PECoord pe;
+  /// The microthread, or -1 for the main thread.
+  int8_t microthread = -1;
+  pe::Opcode opcode = pe::Opcode::Invalid;
+  uint64_t start = 0, end = 0;
+  bool operator==(const OperationSpan &) const = default;
+};
+
+/// A wavelet the CE of `pe` sent (injected, or to the host) or took.
+struct WaveletRecord {
+  uint64_t cycle = 0;
+  PECoord pe;
+  uint8_t color = 0;
+  bool sent = false;
+  bool operator==(const WaveletRecord &) const = default;
+};
+
+/// Everything recorded, each list by (start or cycle, row, column).
+struct RecordedEvents {
+  std::vector<ActivitySpan> activities;
+  std::vector<OperationSpan> operations;
+  std::vector<WaveletRecord> wavelets;
+};
+
 struct EmulatorOptions {
   NetworkOptions network;
   PickerPolicy picker = PickerPolicy::RoundRobin;
@@ -71,6 +118,9 @@ struct EmulatorOptions {
   /// the same options, make the same calls in the same order, and have at
   /// least one row. Not owned.
   RankLink *ranks = nullptr;
+  /// Record task, operation and wavelet events (getRecordedEvents). Not
+  /// with ranks.
+  std::optional<RecordOptions> record;
 };
 
 enum class RunStatus : uint8_t {
@@ -165,6 +215,12 @@ public:
   PECounters getCounters(unsigned x, unsigned y) const;
   /// The routers' counters summed over every band.
   NetworkCounters getNetworkCounters() const;
+  /// Every link that carried a wavelet (Network::getLinkCounts), over
+  /// every band of this process.
+  std::vector<LinkCount> getLinkCounts() const;
+  /// What EmulatorOptions::record asked for, so far; activities still
+  /// running end at the current cycle.
+  RecordedEvents getRecordedEvents() const;
   /// This process's bands.
   unsigned getNumBands() const;
   /// Whether this process emulates row `y` (always, without ranks). Host

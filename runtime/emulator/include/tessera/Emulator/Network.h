@@ -120,6 +120,16 @@ struct LaneState {
   bool operator==(const LaneState &) const = default;
 };
 
+/// Wavelets router (x, y) sent out through one link on one color, since the
+/// network was made: to a neighbour, off an edge, or (Ramp) down to its CE.
+struct LinkCount {
+  PECoord pe;
+  uint8_t color = 0;
+  pe::Port port = pe::Port::Ramp;
+  uint64_t wavelets = 0;
+  bool operator==(const LinkCount &) const = default;
+};
+
 struct NetworkCounters {
   uint64_t cycles = 0;
   uint64_t injected = 0; ///< wavelets inject accepted
@@ -316,6 +326,9 @@ public:
   /// Every buffered wavelet, sorted by PE (row, then column), color,
   /// input buffers (W, E, S, N, Ramp) before the delivery queue, index.
   std::vector<BufferedWavelet> listBuffered() const;
+  /// Every link that carried a wavelet, by PE (row, then column), color,
+  /// port (W, E, S, N, Ramp).
+  std::vector<LinkCount> getLinkCounts() const;
   const std::vector<RouteError> &getErrors() const;
 
   const NetworkOptions &getOptions() const;

@@ -1,0 +1,22 @@
+//===- RecordWriter.h - tessera-run --record: a run record ------*- C++ -*-===//
+//
+// What the emulator recorded and counted, in the form tessera-viz reads
+// (docs/RunRecord.md): the emulator knows nothing of that format, the
+// viz library nothing of the emulator; this is where they meet.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TESSERA_TOOLS_TESSERA_RUN_RECORDWRITER_H
+#define TESSERA_TOOLS_TESSERA_RUN_RECORDWRITER_H
+
+#include "tessera/Emulator/Emulator.h"
+#include "tessera/Viz/RunRecord.h"
+
+namespace tessera {
+
+/// The run so far of `emulator` over `output` as a run record.
+viz::RunRecord buildRunRecord(const emulator::Emulator &emulator,
+                              const emulator::LoadedOutput &output);
+
+} // namespace tessera
+
+#endif // TESSERA_TOOLS_TESSERA_RUN_RECORDWRITER_H
