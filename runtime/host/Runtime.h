@@ -42,6 +42,8 @@ struct SdkRuntime::State {
   uint64_t nextHandle = 1;
   std::ofstream simLog;   ///< opened at the first simprint line
   std::ofstream traceLog; ///< opened at load when tracing
+  /// A progress line is on the terminal (RuntimeOptions::progress).
+  bool progressShown = false;
   /// Per host stream, from load() on.
   std::vector<StreamState> streams;
   std::chrono::steady_clock::time_point created =

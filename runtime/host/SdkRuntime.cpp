@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 
 using namespace tessera;
 using namespace tessera::host;
@@ -57,6 +58,10 @@ void SdkRuntime::State::runUntil(const std::string &why,
                                  const std::function<bool()> &until,
                                  const std::function<std::string()> &pending) {
   emulator::RunOutcome outcome = runDevice(options.maxCyclesPerCommand, until);
+  if (progressShown) {
+    std::cerr << "\r\033[K" << std::flush;
+    progressShown = false;
+  }
   switch (outcome.status) {
   case emulator::RunStatus::Reached:
     return;
@@ -149,6 +154,14 @@ void SdkRuntime::load() {
   emulatorOptions.onPrint = [s](const emulator::PrintedLine &line) {
     s->print(line);
   };
+  if (state->options.progress)
+    emulatorOptions.onProgress = [s](const emulator::Progress &p) {
+      std::cerr << "\rtessera: cycle " << formatThousands(p.cycle) << ", "
+                << formatThousands(p.activePEs) << " PEs active, "
+                << formatThousands(p.waveletsInFlight)
+                << " wavelets in flight\033[K" << std::flush;
+      s->progressShown = true;
+    };
   state->emulator =
       std::make_unique<emulator::Emulator>(state->output, emulatorOptions);
   // memcpy routes its D2H colors to the host before any command: what a PE

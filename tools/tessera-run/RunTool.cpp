@@ -22,12 +22,15 @@
 #include <array>
 #include <bit>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
+
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace tessera;
@@ -257,6 +260,8 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
   std::vector<DumpRequest> dumps;
   std::string tracePath;
   std::string recordDir;
+  // Progress on a terminal unless asked otherwise; --progress forces it.
+  std::optional<bool> progress;
   RecordOptions record;
   bool recordRegionGiven = false, recordCyclesGiven = false;
   for (int i = 1; i < argc; ++i) {
@@ -270,7 +275,9 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
       std::cout << "usage: tessera-run OUT_DIR [--max-cycles=N] [--seed=N] "
                    "[--picker=round-robin|lowest-id] [--dump=X,Y,SYMBOL]... "
                    "[--trace=FILE] [--threads=N] [--bands=N] [--record=DIR "
-                   "[--record-region=X0,Y0,X1,Y1] [--record-cycles=A:B]]\n";
+                   "[--record-region=X0,Y0,X1,Y1] [--record-cycles=A:B]] "
+                   "[--progress|--no-progress] [--progress-interval=SECONDS]"
+                   "\n";
       return 0;
     }
     if (std::optional<std::string> v = value("--max-cycles")) {
@@ -298,6 +305,16 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
         return usageError("invalid value '" + *v +
                           "' for '--bands': expected 1 to 65535");
       options.bands = static_cast<unsigned>(*n);
+    } else if (arg == "--progress" || arg == "--no-progress") {
+      progress = arg == "--progress";
+    } else if (std::optional<std::string> v = value("--progress-interval")) {
+      char *end = nullptr;
+      double seconds = v->empty() ? -1 : std::strtod(v->c_str(), &end);
+      if (!end || *end != '\0' || !(seconds >= 0) || seconds > 3600)
+        return usageError("invalid value '" + *v +
+                          "' for '--progress-interval': expected seconds "
+                          "from 0 to 3600");
+      options.progressSeconds = seconds;
     } else if (std::optional<std::string> v = value("--record")) {
       if (v->empty())
         return usageError("'--record' needs a directory name");
@@ -406,8 +423,22 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
     std::cout << "[" << line.pe.x << "," << line.pe.y << "] " << line.text
               << "\n";
   };
+  // On a terminal a progress line is rewritten in place and erased at the
+  // end; elsewhere (--progress into a file) each report is a line.
+  bool terminal = isatty(STDERR_FILENO);
+  bool showProgress = progress.value_or(terminal) && !silent;
+  if (showProgress)
+    options.onProgress = [terminal](const Progress &p) {
+      std::cerr << (terminal ? "\r" : "") << "tessera-run: cycle "
+                << formatThousands(p.cycle) << ", "
+                << formatThousands(p.activePEs) << " PEs active, "
+                << formatThousands(p.waveletsInFlight) << " wavelets in flight"
+                << (terminal ? "\033[K" : "\n") << std::flush;
+    };
   Emulator emulator(output, options);
   RunOutcome outcome = emulator.run(maxCycles);
+  if (showProgress && terminal)
+    std::cerr << "\r\033[K" << std::flush;
   int status = 0;
   std::cout.flush(); // PEs' lines first, then the outcome
   switch (outcome.status) {

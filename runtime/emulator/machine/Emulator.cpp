@@ -16,6 +16,7 @@
 #include "Wire.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ostream>
@@ -282,6 +283,19 @@ void Emulator::State::settle() {
   refreshSummary();
 }
 
+Progress Emulator::State::getProgress() const {
+  Progress progress;
+  progress.cycle = cycle;
+  for (const auto &band : bands) {
+    // Called twice a second at most: a pass over the PEs is affordable.
+    for (const PE &pe : band->pes)
+      progress.activePEs += pe.awake || pe.timerAt != 0;
+    progress.waveletsInFlight += band->network.getWaveletsInFlight() +
+                                 band->network.getWaveletsAwaitingCE();
+  }
+  return progress;
+}
+
 std::vector<std::vector<uint8_t>>
 Emulator::State::gather(const std::vector<uint8_t> &bytes) const {
   if (!link)
@@ -449,7 +463,18 @@ RunOutcome Emulator::run(uint64_t maxCycles,
   };
   // The host may have called, delivered or unblocked since the last cycle.
   s.refreshSummary();
-  while (true) {
+  const auto &onProgress = s.shared.options.onProgress;
+  auto lastProgress = std::chrono::steady_clock::now();
+  for (uint64_t turn = 1;; ++turn) {
+    // Reading the clock every cycle would cost more than a small cycle.
+    if (onProgress && turn % 64 == 0) {
+      auto now = std::chrono::steady_clock::now();
+      if (std::chrono::duration<double>(now - lastProgress).count() >=
+          s.shared.options.progressSeconds) {
+        lastProgress = now;
+        onProgress(s.getProgress());
+      }
+    }
     // Every decision below reads only what all ranks agree on: the fault
     // and the summary are the same on each.
     if (s.fault)

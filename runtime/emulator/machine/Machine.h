@@ -296,6 +296,8 @@ struct Emulator::State {
   /// Moves the clock to the next timer when nothing else can happen in
   /// between, at most `limit` cycles; returns the cycles skipped.
   uint64_t skipToNextTimer(uint64_t limit);
+  /// This process's part of the run's progress (ranks report their own).
+  Progress getProgress() const;
   /// Every rank's `bytes`, in rank order (just `bytes` without ranks).
   std::vector<std::vector<uint8_t>>
   gather(const std::vector<uint8_t> &bytes) const;

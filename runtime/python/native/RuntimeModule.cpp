@@ -54,9 +54,12 @@ PYBIND11_MODULE(_runtime, m) {
       .def(py::init([](const std::string &directory, uint64_t maxCycles,
                        const std::string &simLog, bool simprintToTerminal,
                        const std::string &trace, const std::string &stats,
-                       unsigned threads) {
+                       unsigned threads, bool progress,
+                       double progressInterval) {
              RuntimeOptions options;
              options.emulator.threads = threads;
+             options.progress = progress;
+             options.emulator.progressSeconds = progressInterval;
              options.maxCyclesPerCommand = maxCycles;
              options.simLogPath = simLog;
              options.simprintToTerminal = simprintToTerminal;
@@ -66,7 +69,8 @@ PYBIND11_MODULE(_runtime, m) {
            }),
            py::arg("directory"), py::arg("max_cycles"), py::arg("sim_log"),
            py::arg("simprint_to_terminal"), py::arg("trace"), py::arg("stats"),
-           py::arg("threads"))
+           py::arg("threads"), py::arg("progress"),
+           py::arg("progress_interval"))
       .def("get_id", &SdkRuntime::getId)
       .def("load", &SdkRuntime::load)
       .def("run", &SdkRuntime::run)

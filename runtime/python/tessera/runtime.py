@@ -14,6 +14,7 @@ docs/HostRuntime.md describes what each call does on the emulator.
 import enum
 import numbers
 import os
+import sys
 
 import numpy as np
 
@@ -128,6 +129,10 @@ class SdkRuntime:
     256) steps the fabric on that many threads (docs/Scaling.md); results
     and cycle counts are the same for any number. Default: environment
     variable TESSERA_THREADS, else the SDK's `simfab_numthreads`, else 1.
+    `progress` shows how far the device has run on standard error while a
+    command runs it (default: environment variable TESSERA_PROGRESS=1 or 0,
+    else whether standard error is a terminal), a report at most every
+    `progress_interval` seconds (default 0.5).
     """
 
     _IGNORED = {"suppress_simfab_trace", "msg_level"}
@@ -136,7 +141,8 @@ class SdkRuntime:
     def __init__(self, bindir, cmaddr=None, max_cycles=1_000_000_000,
                  sim_log="sim.log", simprint_to_terminal=None, trace=None,
                  stats=None, memcpy_required=True, threads=None,
-                 simfab_numthreads=None, **options):
+                 simfab_numthreads=None, progress=None,
+                 progress_interval=0.5, **options):
         try:
             bindir = os.fsdecode(os.fspath(bindir))
         except TypeError:
@@ -155,9 +161,14 @@ class SdkRuntime:
         if stats is None:
             stats = os.environ.get("TESSERA_STATS", "")
         threads = self._thread_count(threads, simfab_numthreads)
+        if progress is None:
+            setting = os.environ.get("TESSERA_PROGRESS", "")
+            progress = (setting == "1" if setting in ("0", "1")
+                        else sys.stderr.isatty())
         self._native = _runtime.Runtime(
             str(bindir), int(max_cycles), str(sim_log or ""),
-            bool(simprint_to_terminal), str(trace), str(stats), threads)
+            bool(simprint_to_terminal), str(trace), str(stats), threads,
+            bool(progress), self._interval(progress_interval))
         self._exports = {name: (is_fn, elem, mutable, params)
                          for name, is_fn, elem, mutable, params
                          in self._native.exports()}
@@ -165,6 +176,15 @@ class SdkRuntime:
         # Arrays of nonblocking receives, kept alive until they are filled.
         self._receiving = []
         _LATEST[os.path.realpath(self.bindir)] = self
+
+    @staticmethod
+    def _interval(seconds):
+        if (isinstance(seconds, bool)
+                or not isinstance(seconds, numbers.Real)
+                or not 0 <= seconds <= 3600):
+            raise ValueError(f"SdkRuntime: progress_interval must be seconds "
+                             f"from 0 to 3600, not {seconds!r}")
+        return float(seconds)
 
     @classmethod
     def _thread_count(cls, threads, simfab_numthreads):

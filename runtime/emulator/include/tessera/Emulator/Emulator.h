@@ -45,6 +45,13 @@ enum class PickerPolicy : uint8_t {
 
 class RankLink;
 
+/// How far a long run has come (EmulatorOptions::onProgress).
+struct Progress {
+  uint64_t cycle = 0;
+  uint64_t activePEs = 0;        ///< PEs awake or computing
+  uint64_t waveletsInFlight = 0; ///< in router buffers and delivery queues
+};
+
 /// What a run records for pictures and traces (EmulatorOptions::record,
 /// docs/Emulator.md "Recording"): only events of PEs in the rectangle
 /// [x0, x1] x [y0, y1] that start in cycles [firstCycle, endCycle).
@@ -121,6 +128,10 @@ struct EmulatorOptions {
   /// Record task, operation and wavelet events (getRecordedEvents). Not
   /// with ranks.
   std::optional<RecordOptions> record;
+  /// Called during run() at most every `progressSeconds` of host time
+  /// (checked every few thousand cycles), for a progress display.
+  std::function<void(const Progress &)> onProgress;
+  double progressSeconds = 0.5;
 };
 
 enum class RunStatus : uint8_t {

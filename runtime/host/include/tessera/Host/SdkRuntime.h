@@ -47,6 +47,10 @@ struct RuntimeOptions {
   /// Write the emulator's task trace here (EmulatorOptions::trace); empty
   /// for none.
   std::string tracePath;
+  /// Show the run's progress on standard error while a command runs the
+  /// device: one line rewritten in place (for a terminal), erased when the
+  /// command returns.
+  bool progress = false;
   /// At stop(), append one JSON line of the run's figures here (output
   /// directory, cycles, instructions, DSD elements, tasks, wavelets, host
   /// seconds since the constructor); empty for none.
