@@ -17,7 +17,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [os.path.join(config.tessera_obj_root, "bin"), config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["cslc", "tessera-opt", "tessera-objdump", "tessera-translate", "tessera-run", "tessera-run-mpi", "tessera-place", "tessera-viz", "cs_python"], tool_dirs)
+llvm_config.add_tool_substitutions(["cslc", "tessera-opt", "tessera-objdump", "tessera-translate", "tessera-run", "tessera-run-mpi", "tessera-core", "tessera-place", "tessera-viz", "cs_python"], tool_dirs)
 config.substitutions.append(("%python", config.python_executable))
 # MPI ranks over loopback (test/Emulator/mpi.test): containers run tests as
 # root, two cores take four ranks, and shared-memory copies go through

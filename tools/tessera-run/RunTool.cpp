@@ -11,7 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunTool.h"
+#include "CoreDump.h"
 #include "RecordWriter.h"
+#include "SymbolText.h"
 
 #include "tessera/Emulator/Emulator.h"
 #include "tessera/Emulator/RankLink.h"
@@ -94,40 +96,60 @@ std::optional<std::array<uint64_t, 4>> parseRegion(const std::string &text) {
   return corners;
 }
 
-/// One element as text: integers in decimal, floats with enough digits to
-/// tell them apart.
-std::string formatElement(pe::ElemType type, const uint8_t *bytes) {
-  uint64_t raw = 0;
-  unsigned size = pe::getElemTypeBytes(type);
-  for (unsigned i = 0; i < size; ++i)
-    raw |= uint64_t(bytes[i]) << (8 * i);
-  char buffer[64];
-  switch (type) {
-  case pe::ElemType::I8:
-    return std::to_string(int8_t(raw));
-  case pe::ElemType::I16:
-    return std::to_string(int16_t(raw));
-  case pe::ElemType::I32:
-    return std::to_string(int32_t(raw));
-  case pe::ElemType::I64:
-    return std::to_string(int64_t(raw));
-  case pe::ElemType::Bool:
-    return raw ? "true" : "false";
-  case pe::ElemType::F16:
-    std::snprintf(buffer, sizeof buffer, "%.5g",
-                  double(halfBitsToFloat(uint16_t(raw))));
-    return buffer;
-  case pe::ElemType::BF16:
-    std::snprintf(buffer, sizeof buffer, "%.4g",
-                  double(bfloat16BitsToFloat(uint16_t(raw))));
-    return buffer;
-  case pe::ElemType::F32:
-    std::snprintf(buffer, sizeof buffer, "%.9g",
-                  double(std::bit_cast<float>(uint32_t(raw))));
-    return buffer;
-  default:
-    return std::to_string(raw);
+/// How a run that is over ended, for a core dump's reason.
+const char *describeEnd(RunStatus status) {
+  switch (status) {
+  case RunStatus::Idle:
+    return "the run ended idle";
+  case RunStatus::Stalled:
+    return "the run deadlocked";
+  case RunStatus::Faulted:
+    return "another PE faulted";
+  case RunStatus::CycleLimit:
+  case RunStatus::Reached:
+    return "the run stopped at the cycle limit";
   }
+  return "";
+}
+
+/// DIR/core-X-Y.json for every PE in `region` (all without one) and the PE
+/// that faulted; the first problem's message, or "".
+std::string
+writeCoreDumps(const Emulator &emulator, const LoadedOutput &output,
+               RunStatus status, const std::string &directory,
+               const std::optional<std::array<uint64_t, 4>> &region) {
+  std::error_code code;
+  std::filesystem::create_directories(directory, code);
+  if (code)
+    return "cannot create '" + directory + "': " + code.message();
+  const std::optional<PEFault> &fault = emulator.getFault();
+  const FabricLayout &layout = output.layout;
+  for (unsigned y = 0; y < layout.getHeight(); ++y)
+    for (unsigned x = 0; x < layout.getWidth(); ++x) {
+      bool faulted = fault && fault->pe.x == x && fault->pe.y == y;
+      bool inRegion = !region || (x >= (*region)[0] && y >= (*region)[1] &&
+                                  x <= (*region)[2] && y <= (*region)[3]);
+      if (!faulted && !inRegion)
+        continue;
+      std::optional<PECoreState> state = emulator.getCoreState(x, y);
+      if (!state)
+        continue; // no program
+      CoreDump dump;
+      dump.state = std::move(*state);
+      dump.cycle = emulator.getCycle();
+      dump.reason =
+          faulted ? "fault: " + fault->message
+                  : std::string("requested (") + describeEnd(status) + ")";
+      dump.memory.resize(pe::MemoryBytes);
+      (void)emulator.readMemory(x, y, 0, dump.memory);
+      std::string path = directory + "/core-" + std::to_string(x) + "-" +
+                         std::to_string(y) + ".json";
+      std::ofstream file(path);
+      file << printCoreDump(dump);
+      if (!file)
+        return "cannot write '" + path + "'";
+    }
+  return "";
 }
 
 /// What --dump prints for one request: a line for standard output, or an
@@ -152,24 +174,14 @@ DumpText dump(const Emulator &emulator, const LoadedOutput &output,
                        "') has no data named '" + request.symbol +
                        "' (an exported symbol, or a global variable of a "
                        "program compiled without -g0)"};
-  unsigned size = pe::getElemTypeBytes(symbol->elemType);
   std::vector<uint8_t> bytes(getSymbolBytes(*symbol));
   if (emulator.readMemory(request.x, request.y, symbol->address, bytes) !=
       MemoryStatus::Ok)
     return {false, "--dump: '" + request.symbol +
                        "' lies outside the memory of " + where};
-  std::string text = request.symbol + "@(" + std::to_string(request.x) + "," +
-                     std::to_string(request.y) + ") =";
-  bool array = symbol->count != 1;
-  if (array)
-    text += " [";
-  for (uint32_t i = 0; i < symbol->count; ++i)
-    text += (i       ? ", "
-             : array ? ""
-                     : " ") +
-            formatElement(symbol->elemType, bytes.data() + i * size);
-  text += array ? "]" : "";
-  return {true, text};
+  return {true, request.symbol + "@(" + std::to_string(request.x) + "," +
+                    std::to_string(request.y) +
+                    ") =" + formatSymbolValue(*symbol, bytes)};
 }
 
 /// Every request's text, from whichever rank emulates its PE.
@@ -260,6 +272,8 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
   std::vector<DumpRequest> dumps;
   std::string tracePath;
   std::string recordDir;
+  std::string coreDir;
+  std::optional<std::array<uint64_t, 4>> coreRegion;
   // Progress on a terminal unless asked otherwise; --progress forces it.
   std::optional<bool> progress;
   RecordOptions record;
@@ -276,8 +290,8 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
                    "[--picker=round-robin|lowest-id] [--dump=X,Y,SYMBOL]... "
                    "[--trace=FILE] [--threads=N] [--bands=N] [--record=DIR "
                    "[--record-region=X0,Y0,X1,Y1] [--record-cycles=A:B]] "
-                   "[--progress|--no-progress] [--progress-interval=SECONDS]"
-                   "\n";
+                   "[--progress|--no-progress] [--progress-interval=SECONDS] "
+                   "[--core-dump=DIR [--core-dump-region=X0,Y0,X1,Y1]]\n";
       return 0;
     }
     if (std::optional<std::string> v = value("--max-cycles")) {
@@ -315,6 +329,16 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
                           "' for '--progress-interval': expected seconds "
                           "from 0 to 3600");
       options.progressSeconds = seconds;
+    } else if (std::optional<std::string> v = value("--core-dump")) {
+      if (v->empty())
+        return usageError("'--core-dump' needs a directory name");
+      coreDir = *v;
+    } else if (std::optional<std::string> v = value("--core-dump-region")) {
+      coreRegion = parseRegion(*v);
+      if (!coreRegion)
+        return usageError("invalid value '" + *v +
+                          "' for '--core-dump-region': expected "
+                          "X0,Y0,X1,Y1 with X0 <= X1 and Y0 <= Y1");
     } else if (std::optional<std::string> v = value("--record")) {
       if (v->empty())
         return usageError("'--record' needs a directory name");
@@ -375,6 +399,8 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
   }
   if (directory.empty())
     return usageError("no output directory (usage: tessera-run OUT_DIR)");
+  if (coreDir.empty() && coreRegion)
+    return usageError("'--core-dump-region' needs '--core-dump=DIR'");
   if (recordDir.empty() && (recordRegionGiven || recordCyclesGiven))
     return usageError(std::string(recordRegionGiven ? "'--record-region'"
                                                     : "'--record-cycles'") +
@@ -412,6 +438,9 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
       return usageError("cannot write the trace to '" + tracePath + "'");
     options.trace = &traceFile;
   }
+  if (!coreDir.empty() && ranks)
+    return usageError("'--core-dump' is not available on MPI ranks; run "
+                      "tessera-run");
   if (!recordDir.empty()) {
     if (ranks)
       return usageError("'--record' is not available on MPI ranks; run "
@@ -475,6 +504,14 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
               : viz::writeRunRecord(buildRunRecord(emulator, output), path);
     if (!written) {
       std::cerr << "tessera-run: error: --record: " << written.error() << "\n";
+      status = status ? status : 1;
+    }
+  }
+  if (!coreDir.empty()) {
+    std::string error =
+        writeCoreDumps(emulator, output, outcome.status, coreDir, coreRegion);
+    if (!error.empty()) {
+      std::cerr << "tessera-run: error: --core-dump: " << error << "\n";
       status = status ? status : 1;
     }
   }

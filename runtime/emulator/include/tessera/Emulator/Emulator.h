@@ -17,6 +17,7 @@
 #include "tessera/Emulator/OutputDirectory.h"
 #include "tessera/Emulator/PEMemory.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -191,6 +192,32 @@ struct PECounters {
   bool operator==(const PECounters &) const = default;
 };
 
+/// A PE's state beyond its memory, for core dumps (docs/Debugging.md).
+struct PECoreState {
+  PECoord pe;
+  std::string program;
+  std::array<uint32_t, 16> registers{};
+  uint32_t pc = 0;
+  /// "idle", "running", "operation", "waiting for a microthread",
+  /// "faulted".
+  std::string mainThread;
+  /// What the main thread runs: "task 10", "control table entry 3",
+  /// "call 0x0123", or "" when idle.
+  std::string activity;
+  uint64_t activated = 0, blocked = 0; ///< bit t: task ID t
+  /// Busy operations: microthread (-1: the main thread's), mnemonic, and
+  /// elements done of how many (UINT64_MAX: unbounded).
+  struct Operation {
+    int microthread = -1;
+    std::string mnemonic;
+    uint64_t done = 0, length = 0;
+  };
+  std::vector<Operation> operations;
+  /// Colors with wavelets delivered but not taken: (color, count).
+  std::vector<std::pair<uint8_t, uint64_t>> queues;
+  PECounters counters;
+};
+
 class Emulator {
 public:
   /// Loads every PE of `output` (which must outlive the emulator): memory
@@ -277,6 +304,9 @@ public:
   std::vector<uint32_t> takeCaptured(unsigned x, unsigned y, unsigned color,
                                      size_t max);
   size_t getCapturedCount(unsigned x, unsigned y, unsigned color) const;
+  /// PE (x, y)'s registers, threads, task flags and queues; nullopt for a
+  /// PE without a program (or of another rank).
+  std::optional<PECoreState> getCoreState(unsigned x, unsigned y) const;
   /// No task or call runs on PE (x, y) and none is pending (a PE without a
   /// program is idle).
   bool isMainThreadIdle(unsigned x, unsigned y) const;
