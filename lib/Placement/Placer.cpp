@@ -95,6 +95,8 @@ private:
   static constexpr size_t SingleRowTargets = 1;
   /// Capped rows refined, the shortest before refining first.
   static constexpr size_t CapRowsRefined = 3;
+  /// The largest targets laid out with towers of any size.
+  static constexpr size_t TowerTargets = 4;
 
   double getElapsed() const {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -281,13 +283,23 @@ PlacerRun::placeCapRow(const std::vector<Attempt> &attempts) const {
     std::vector<int> order;
     CapRowLayout layout;
   };
+  if (attempts.empty())
+    return std::nullopt;
+  // Towers of many kernels only at the largest targets, whose narrow
+  // kernels make them pay; elsewhere single-kernel caps, which are cheap.
+  std::vector<int64_t> targets;
+  for (const Attempt &attempt : attempts)
+    targets.push_back(attempt.targetDeltaT);
+  std::sort(targets.rbegin(), targets.rend());
+  int64_t towerFrom = targets[std::min(targets.size(), TowerTargets) - 1];
   std::vector<Candidate> candidates;
   for (const Attempt &attempt : attempts)
     for (const std::vector<int> *order : {&traversal, &attempt.plan.order}) {
       if (order->size() != traversal.size())
         continue;
       std::optional<CapRowLayout> layout = layoutCapRow(
-          attempt.menus, *order, wires, graph.gridWidth, graph.gridHeight);
+          attempt.menus, *order, wires, graph.gridWidth, graph.gridHeight,
+          attempt.targetDeltaT >= towerFrom ? 1 << 30 : 1);
       if (layout)
         candidates.push_back({layout->doubledLength, candidates.size(),
                               &attempt, *order, std::move(*layout)});
@@ -297,9 +309,17 @@ PlacerRun::placeCapRow(const std::vector<Attempt> &attempts) const {
       [](const Candidate &a, const Candidate &b) {
         return std::pair{a.length, a.index} < std::pair{b.length, b.index};
       });
+  // The traversal and a plan's order often give the same layout; refine
+  // distinct ones only.
   std::optional<Attempt> best;
-  for (size_t i = 0; i < std::min(candidates.size(), CapRowsRefined); ++i) {
+  size_t refined = 0;
+  for (size_t i = 0; i < candidates.size() && refined < CapRowsRefined; ++i) {
     Candidate &candidate = candidates[i];
+    if (i > 0 && candidate.length == candidates[i - 1].length &&
+        candidate.attempt->targetDeltaT ==
+            candidates[i - 1].attempt->targetDeltaT)
+      continue;
+    ++refined;
     Attempt attempt;
     attempt.targetDeltaT = candidate.attempt->targetDeltaT;
     attempt.plan.order = candidate.order;

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+
 using namespace tessera::placement;
 
 namespace {
@@ -96,10 +98,37 @@ TEST_CASE("a row two tiles too wide lifts an end kernel into a cap",
   CHECK(flat == 1);
 }
 
-TEST_CASE("a capped row reports when nothing fits", "[caprow]") {
-  // Seven columns are 14 wide; one cap leaves 12, two caps need six
-  // columns under them but only five remain.
+TEST_CASE("a row four tiles too wide lifts two end kernels into a tower",
+          "[caprow]") {
+  // Seven columns are 14 wide; two slabs stacked flat (6 x 4) over three
+  // columns lowered to their 6-tall shape leave 10.
   Chain chain = makeChain(7);
+  std::optional<CapRowLayout> layout =
+      layoutCapRow(chain.menus, chain.order, chain.wires, Side, Side);
+  REQUIRE(layout);
+  CHECK(checkLegal(*layout, chain) == layout->doubledLength);
+  std::vector<size_t> flat;
+  for (size_t i = 0; i < 7; ++i)
+    if (layout->kernels[i].rect.sizeY == 2)
+      flat.push_back(i);
+  REQUIRE(flat.size() == 2);
+  // The two flat kernels are the order's first two or last two, stacked
+  // one on the other.
+  CHECK(flat[1] == flat[0] + 1);
+  CHECK((flat[0] == 0 || flat[1] == 6));
+  const Rect &a = layout->kernels[flat[0]].rect;
+  const Rect &b = layout->kernels[flat[1]].rect;
+  CHECK(a.x == b.x);
+  CHECK(std::llabs(a.y - b.y) == 2);
+  // With at most one kernel per tower it does not fit.
+  CHECK_FALSE(layoutCapRow(chain.menus, chain.order, chain.wires, Side, Side,
+                           /*maxTower=*/1));
+}
+
+TEST_CASE("a capped row reports when nothing fits", "[caprow]") {
+  // Eight kernels: a tower takes at most five kernels into six columns of
+  // width, the rest need two each, so every row is at least 12 wide.
+  Chain chain = makeChain(8);
   CHECK_FALSE(layoutCapRow(chain.menus, chain.order, chain.wires, Side, Side));
   CHECK_FALSE(layoutCapRow({}, {}, {}, Side, Side));
 }
