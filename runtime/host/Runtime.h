@@ -51,6 +51,8 @@ struct SdkRuntime::State {
 
   /// Appends the run's figures to options.statsPath.
   void writeStats() const;
+  /// options.recordDirectory/run.json (HostError if it cannot).
+  void writeRecord() const;
 
   /// Sends a simprint line where options say.
   void print(const emulator::PrintedLine &line);

@@ -2,10 +2,13 @@
 
 #include "Runtime.h"
 
+#include "tessera/Record/RunRecordBuilder.h"
 #include "tessera/Support/Format.h"
+#include "tessera/Viz/RunRecordJSON.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 using namespace tessera;
@@ -143,6 +146,8 @@ void SdkRuntime::load() {
     throw HostError(std::string("load: the runtime is already ") +
                     phaseName(state->phase));
   emulator::EmulatorOptions emulatorOptions = state->options.emulator;
+  if (!state->options.recordDirectory.empty() && !emulatorOptions.record)
+    emulatorOptions.record = emulator::RecordOptions{};
   if (!state->options.tracePath.empty()) {
     state->traceLog.open(state->options.tracePath);
     if (!state->traceLog)
@@ -211,6 +216,21 @@ void SdkRuntime::stop() {
   state->phase = Phase::Stopped;
   if (!state->options.statsPath.empty())
     state->writeStats();
+  if (!state->options.recordDirectory.empty())
+    state->writeRecord();
+}
+
+void SdkRuntime::State::writeRecord() const {
+  const std::string &directory = options.recordDirectory;
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error)
+    throw HostError("stop: cannot write the run record: cannot create '" +
+                    directory + "': " + error.message());
+  viz::Status written = viz::writeRunRecord(buildRunRecord(*emulator, output),
+                                            directory + "/run.json");
+  if (!written)
+    throw HostError("stop: cannot write the run record: " + written.error());
 }
 
 void SdkRuntime::State::writeStats() const {

@@ -12,11 +12,11 @@
 
 #include "RunTool.h"
 #include "CoreDump.h"
-#include "RecordWriter.h"
 #include "SymbolText.h"
 
 #include "tessera/Emulator/Emulator.h"
 #include "tessera/Emulator/RankLink.h"
+#include "tessera/Record/RunRecordBuilder.h"
 #include "tessera/Support/Float16.h"
 #include "tessera/Support/Format.h"
 #include "tessera/Viz/RunRecordJSON.h"

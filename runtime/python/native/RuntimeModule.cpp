@@ -54,9 +54,10 @@ PYBIND11_MODULE(_runtime, m) {
       .def(py::init([](const std::string &directory, uint64_t maxCycles,
                        const std::string &simLog, bool simprintToTerminal,
                        const std::string &trace, const std::string &stats,
-                       unsigned threads, bool progress,
-                       double progressInterval) {
+                       unsigned threads, bool progress, double progressInterval,
+                       const std::string &record) {
              RuntimeOptions options;
+             options.recordDirectory = record;
              options.emulator.threads = threads;
              options.progress = progress;
              options.emulator.progressSeconds = progressInterval;
@@ -70,7 +71,7 @@ PYBIND11_MODULE(_runtime, m) {
            py::arg("directory"), py::arg("max_cycles"), py::arg("sim_log"),
            py::arg("simprint_to_terminal"), py::arg("trace"), py::arg("stats"),
            py::arg("threads"), py::arg("progress"),
-           py::arg("progress_interval"))
+           py::arg("progress_interval"), py::arg("record"))
       .def("get_id", &SdkRuntime::getId)
       .def("load", &SdkRuntime::load)
       .def("run", &SdkRuntime::run)

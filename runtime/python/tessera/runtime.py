@@ -132,7 +132,9 @@ class SdkRuntime:
     `progress` shows how far the device has run on standard error while a
     command runs it (default: environment variable TESSERA_PROGRESS=1 or 0,
     else whether standard error is a terminal), a report at most every
-    `progress_interval` seconds (default 0.5).
+    `progress_interval` seconds (default 0.5). `record` names a directory
+    that stop() writes the run record to (run.json, for tessera-viz and
+    tessera.viz; default: environment variable TESSERA_RECORD).
     """
 
     _IGNORED = {"suppress_simfab_trace", "msg_level"}
@@ -142,7 +144,7 @@ class SdkRuntime:
                  sim_log="sim.log", simprint_to_terminal=None, trace=None,
                  stats=None, memcpy_required=True, threads=None,
                  simfab_numthreads=None, progress=None,
-                 progress_interval=0.5, **options):
+                 progress_interval=0.5, record=None, **options):
         try:
             bindir = os.fsdecode(os.fspath(bindir))
         except TypeError:
@@ -168,7 +170,8 @@ class SdkRuntime:
         self._native = _runtime.Runtime(
             str(bindir), int(max_cycles), str(sim_log or ""),
             bool(simprint_to_terminal), str(trace), str(stats), threads,
-            bool(progress), self._interval(progress_interval))
+            bool(progress), self._interval(progress_interval),
+            self._record_dir(record))
         self._exports = {name: (is_fn, elem, mutable, params)
                          for name, is_fn, elem, mutable, params
                          in self._native.exports()}
@@ -176,6 +179,17 @@ class SdkRuntime:
         # Arrays of nonblocking receives, kept alive until they are filled.
         self._receiving = []
         _LATEST[os.path.realpath(self.bindir)] = self
+
+    @staticmethod
+    def _record_dir(record):
+        if record is None:
+            return os.environ.get("TESSERA_RECORD", "")
+        try:
+            return os.fsdecode(os.fspath(record))
+        except TypeError:
+            raise TypeError(
+                f"SdkRuntime: record must be a directory path (str or "
+                f"os.PathLike), not {type(record).__name__}") from None
 
     @staticmethod
     def _interval(seconds):

@@ -47,6 +47,10 @@ struct RuntimeOptions {
   /// Write the emulator's task trace here (EmulatorOptions::trace); empty
   /// for none.
   std::string tracePath;
+  /// At stop(), write the run record (docs/RunRecord.md) to
+  /// `recordDirectory`/run.json for tessera-viz; empty for none. Events are
+  /// recorded as `emulator.record` says (all when it is unset).
+  std::string recordDirectory;
   /// Show the run's progress on standard error while a command runs the
   /// device: one line rewritten in place (for a terminal), erased when the
   /// command returns.

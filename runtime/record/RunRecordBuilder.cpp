@@ -1,6 +1,6 @@
-//===- RecordWriter.cpp - tessera-run --record: a run as a run record -----===//
+//===- RunRecordBuilder.cpp - an emulator run as a run record -------------===//
 
-#include "RecordWriter.h"
+#include "tessera/Record/RunRecordBuilder.h"
 
 #include <algorithm>
 #include <cstdio>

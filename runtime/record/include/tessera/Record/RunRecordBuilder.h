@@ -1,12 +1,13 @@
-//===- RecordWriter.h - tessera-run --record: a run record ------*- C++ -*-===//
+//===- RunRecordBuilder.h - an emulator run as a run record -----*- C++ -*-===//
 //
 // What the emulator recorded and counted, in the form tessera-viz reads
 // (docs/RunRecord.md): the emulator knows nothing of that format, the
-// viz library nothing of the emulator; this is where they meet.
+// viz library nothing of the emulator; this is where they meet, for
+// tessera-run --record and SdkRuntime's record option.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TESSERA_TOOLS_TESSERA_RUN_RECORDWRITER_H
-#define TESSERA_TOOLS_TESSERA_RUN_RECORDWRITER_H
+#ifndef TESSERA_RECORD_RUNRECORDBUILDER_H
+#define TESSERA_RECORD_RUNRECORDBUILDER_H
 
 #include "tessera/Emulator/Emulator.h"
 #include "tessera/Viz/RunRecord.h"
@@ -19,4 +20,4 @@ viz::RunRecord buildRunRecord(const emulator::Emulator &emulator,
 
 } // namespace tessera
 
-#endif // TESSERA_TOOLS_TESSERA_RUN_RECORDWRITER_H
+#endif // TESSERA_RECORD_RUNRECORDBUILDER_H
