@@ -358,6 +358,7 @@ void Emulator::State::collect() {
         fault = std::move(one);
     }
   }
+  size_t newPrinted = printed.size();
   if (summary.printed) {
     ByteWriter out;
     out.put<uint64_t>(0);
@@ -386,7 +387,8 @@ void Emulator::State::collect() {
       for (size_t i = first; i < printed.size(); ++i)
         shared.options.onPrint(printed[i]);
   }
-  if (summary.traced) {
+  std::ostream *os = shared.options.trace;
+  if (summary.traced || (os && newPrinted < printed.size())) {
     ByteWriter out;
     out.put<uint64_t>(0);
     uint64_t count = 0;
@@ -407,11 +409,20 @@ void Emulator::State::collect() {
         line.text = in.getString();
       }
     }
+    // The trace is the run's log: printed lines go in too, after the
+    // PE's events of the same cycle.
+    for (size_t i = newPrinted; i < printed.size(); ++i) {
+      const PrintedLine &line = printed[i];
+      lines.push_back({line.cycle, line.pe,
+                       "cycle " + std::to_string(line.cycle) + " PE (" +
+                           std::to_string(line.pe.x) + ", " +
+                           std::to_string(line.pe.y) + "): prints \"" +
+                           line.text + "\""});
+    }
     sortByCyclePE(lines, 0, [](const TraceLine &line) {
       return orderKey(line.cycle, line.pe);
     });
     // With ranks the first writes the trace; the others only record.
-    std::ostream *os = shared.options.trace;
     if (os && (!link || link->getRank() == 0))
       for (const TraceLine &line : lines)
         *os << line.text << '\n';
