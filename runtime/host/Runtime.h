@@ -53,6 +53,9 @@ struct SdkRuntime::State {
   void writeStats() const;
   /// options.recordDirectory/run.json (HostError if it cannot).
   void writeRecord() const;
+  /// After a fault or deadlock in `what`: the core dumps options ask for,
+  /// and a line for the error saying where they are ("" without).
+  std::string dumpCores(const std::string &what) const;
 
   /// Sends a simprint line where options say.
   void print(const emulator::PrintedLine &line);

@@ -2,6 +2,7 @@
 
 #include "Runtime.h"
 
+#include "tessera/Record/CoreDump.h"
 #include "tessera/Record/RunRecordBuilder.h"
 #include "tessera/Support/Format.h"
 #include "tessera/Viz/RunRecordJSON.h"
@@ -70,7 +71,8 @@ void SdkRuntime::State::runUntil(const std::string &why,
     return;
   case emulator::RunStatus::Faulted:
     throw HostError(why + ": the device faulted: " +
-                    emulator::formatFault(*emulator->getFault()));
+                    emulator::formatFault(*emulator->getFault()) +
+                    dumpCores(why + " faulted"));
   case emulator::RunStatus::Idle:
   case emulator::RunStatus::Stalled: {
     emulator::DeadlockReport report = emulator->getDeadlock();
@@ -81,7 +83,7 @@ void SdkRuntime::State::runUntil(const std::string &why,
       text += "the device has nothing left to do";
     else
       text += emulator::formatDeadlock(report);
-    throw HostError(text);
+    throw HostError(text + dumpCores(why + " cannot finish"));
   }
   case emulator::RunStatus::CycleLimit:
     throw HostError(why + " did not finish within " +
@@ -93,7 +95,19 @@ void SdkRuntime::State::runFor(const std::string &why, uint64_t cycles) {
   emulator::RunOutcome outcome = runDevice(cycles);
   if (outcome.status == emulator::RunStatus::Faulted)
     throw HostError(why + ": the device faulted: " +
-                    emulator::formatFault(*emulator->getFault()));
+                    emulator::formatFault(*emulator->getFault()) +
+                    dumpCores(why + " faulted"));
+}
+
+std::string SdkRuntime::State::dumpCores(const std::string &what) const {
+  if (options.coreDumpDirectory.empty())
+    return "";
+  std::string error =
+      writeCoreDumps(*emulator, output, "requested (" + what + ")",
+                     options.coreDumpDirectory, options.coreDumpRegion);
+  if (!error.empty())
+    return "\n(no core dumps: " + error + ")";
+  return "\n(core dumps in '" + options.coreDumpDirectory + "')";
 }
 
 void SdkRuntime::State::print(const emulator::PrintedLine &line) {

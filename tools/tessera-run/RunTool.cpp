@@ -11,11 +11,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunTool.h"
-#include "CoreDump.h"
 #include "SymbolText.h"
 
 #include "tessera/Emulator/Emulator.h"
 #include "tessera/Emulator/RankLink.h"
+#include "tessera/Record/CoreDump.h"
 #include "tessera/Record/RunRecordBuilder.h"
 #include "tessera/Support/Float16.h"
 #include "tessera/Support/Format.h"
@@ -109,46 +109,6 @@ const char *describeEnd(RunStatus status) {
   case RunStatus::Reached:
     return "the run stopped at the cycle limit";
   }
-  return "";
-}
-
-/// DIR/core-X-Y.json for every PE in `region` (all without one) and the PE
-/// that faulted; the first problem's message, or "".
-std::string
-writeCoreDumps(const Emulator &emulator, const LoadedOutput &output,
-               RunStatus status, const std::string &directory,
-               const std::optional<std::array<uint64_t, 4>> &region) {
-  std::error_code code;
-  std::filesystem::create_directories(directory, code);
-  if (code)
-    return "cannot create '" + directory + "': " + code.message();
-  const std::optional<PEFault> &fault = emulator.getFault();
-  const FabricLayout &layout = output.layout;
-  for (unsigned y = 0; y < layout.getHeight(); ++y)
-    for (unsigned x = 0; x < layout.getWidth(); ++x) {
-      bool faulted = fault && fault->pe.x == x && fault->pe.y == y;
-      bool inRegion = !region || (x >= (*region)[0] && y >= (*region)[1] &&
-                                  x <= (*region)[2] && y <= (*region)[3]);
-      if (!faulted && !inRegion)
-        continue;
-      std::optional<PECoreState> state = emulator.getCoreState(x, y);
-      if (!state)
-        continue; // no program
-      CoreDump dump;
-      dump.state = std::move(*state);
-      dump.cycle = emulator.getCycle();
-      dump.reason =
-          faulted ? "fault: " + fault->message
-                  : std::string("requested (") + describeEnd(status) + ")";
-      dump.memory.resize(pe::MemoryBytes);
-      (void)emulator.readMemory(x, y, 0, dump.memory);
-      std::string path = directory + "/core-" + std::to_string(x) + "-" +
-                         std::to_string(y) + ".json";
-      std::ofstream file(path);
-      file << printCoreDump(dump);
-      if (!file)
-        return "cannot write '" + path + "'";
-    }
   return "";
 }
 
@@ -508,8 +468,10 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
     }
   }
   if (!coreDir.empty()) {
-    std::string error =
-        writeCoreDumps(emulator, output, outcome.status, coreDir, coreRegion);
+    std::string error = writeCoreDumps(emulator, output,
+                                       std::string("requested (") +
+                                           describeEnd(outcome.status) + ")",
+                                       coreDir, coreRegion);
     if (!error.empty()) {
       std::cerr << "tessera-run: error: --core-dump: " << error << "\n";
       status = status ? status : 1;

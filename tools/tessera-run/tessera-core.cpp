@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CoreDump.h"
 #include "SymbolText.h"
 
 #include "tessera/Emulator/DecodedProgram.h"
 #include "tessera/Emulator/OutputDirectory.h"
+#include "tessera/Record/CoreDump.h"
 #include "tessera/Support/Format.h"
 
 #include <cstdio>

@@ -55,9 +55,12 @@ PYBIND11_MODULE(_runtime, m) {
                        const std::string &simLog, bool simprintToTerminal,
                        const std::string &trace, const std::string &stats,
                        unsigned threads, bool progress, double progressInterval,
-                       const std::string &record) {
+                       const std::string &record, const std::string &coreDump,
+                       std::optional<std::array<uint64_t, 4>> coreRegion) {
              RuntimeOptions options;
              options.recordDirectory = record;
+             options.coreDumpDirectory = coreDump;
+             options.coreDumpRegion = coreRegion;
              options.emulator.threads = threads;
              options.progress = progress;
              options.emulator.progressSeconds = progressInterval;
@@ -71,7 +74,8 @@ PYBIND11_MODULE(_runtime, m) {
            py::arg("directory"), py::arg("max_cycles"), py::arg("sim_log"),
            py::arg("simprint_to_terminal"), py::arg("trace"), py::arg("stats"),
            py::arg("threads"), py::arg("progress"),
-           py::arg("progress_interval"), py::arg("record"))
+           py::arg("progress_interval"), py::arg("record"),
+           py::arg("core_dump"), py::arg("core_dump_region"))
       .def("get_id", &SdkRuntime::getId)
       .def("load", &SdkRuntime::load)
       .def("run", &SdkRuntime::run)

@@ -135,6 +135,10 @@ class SdkRuntime:
     `progress_interval` seconds (default 0.5). `record` names a directory
     that stop() writes the run record to (run.json, for tessera-viz and
     tessera.viz; default: environment variable TESSERA_RECORD).
+    `core_dump` names a directory for core dumps (tessera-core) written
+    when a command ends in a fault or a deadlock: of every PE, or of those
+    in `core_dump_region` (x0, y0, x1, y1), and of the faulting PE (default:
+    environment variable TESSERA_CORE_DUMP).
     """
 
     _IGNORED = {"suppress_simfab_trace", "msg_level"}
@@ -144,7 +148,8 @@ class SdkRuntime:
                  sim_log="sim.log", simprint_to_terminal=None, trace=None,
                  stats=None, memcpy_required=True, threads=None,
                  simfab_numthreads=None, progress=None,
-                 progress_interval=0.5, record=None, **options):
+                 progress_interval=0.5, record=None, core_dump=None,
+                 core_dump_region=None, **options):
         try:
             bindir = os.fsdecode(os.fspath(bindir))
         except TypeError:
@@ -171,7 +176,9 @@ class SdkRuntime:
             str(bindir), int(max_cycles), str(sim_log or ""),
             bool(simprint_to_terminal), str(trace), str(stats), threads,
             bool(progress), self._interval(progress_interval),
-            self._record_dir(record))
+            self._record_dir(record, "record", "TESSERA_RECORD"),
+            self._record_dir(core_dump, "core_dump", "TESSERA_CORE_DUMP"),
+            self._region(core_dump_region))
         self._exports = {name: (is_fn, elem, mutable, params)
                          for name, is_fn, elem, mutable, params
                          in self._native.exports()}
@@ -181,15 +188,33 @@ class SdkRuntime:
         _LATEST[os.path.realpath(self.bindir)] = self
 
     @staticmethod
-    def _record_dir(record):
-        if record is None:
-            return os.environ.get("TESSERA_RECORD", "")
+    def _record_dir(value, name, variable):
+        if value is None:
+            return os.environ.get(variable, "")
         try:
-            return os.fsdecode(os.fspath(record))
+            return os.fsdecode(os.fspath(value))
         except TypeError:
             raise TypeError(
-                f"SdkRuntime: record must be a directory path (str or "
-                f"os.PathLike), not {type(record).__name__}") from None
+                f"SdkRuntime: {name} must be a directory path (str or "
+                f"os.PathLike), not {type(value).__name__}") from None
+
+    @staticmethod
+    def _region(region):
+        if region is None:
+            return None
+        try:
+            corners = [int(c) for c in region
+                       if isinstance(c, numbers.Integral)
+                       and not isinstance(c, bool)]
+        except TypeError:
+            corners = []
+        if (len(corners) != 4 or len(corners) != len(list(region))
+                or any(not 0 <= c <= 65535 for c in corners)
+                or corners[0] > corners[2] or corners[1] > corners[3]):
+            raise ValueError(f"SdkRuntime: core_dump_region must be (x0, y0, "
+                             f"x1, y1) with x0 <= x1 and y0 <= y1, not "
+                             f"{region!r}")
+        return corners
 
     @staticmethod
     def _interval(seconds):

@@ -12,7 +12,9 @@
 
 #include "tessera/Emulator/Emulator.h"
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -51,6 +53,12 @@ struct RuntimeOptions {
   /// `recordDirectory`/run.json for tessera-viz; empty for none. Events are
   /// recorded as `emulator.record` says (all when it is unset).
   std::string recordDirectory;
+  /// When a command ends in a fault or a deadlock, write core dumps
+  /// (docs/Debugging.md "Core dumps") of the PEs in `coreDumpRegion`
+  /// (x0, y0, x1, y1; every PE without one) and the faulting PE to this
+  /// directory before the HostError; empty for none.
+  std::string coreDumpDirectory;
+  std::optional<std::array<uint64_t, 4>> coreDumpRegion;
   /// Show the run's progress on standard error while a command runs the
   /// device: one line rewritten in place (for a terminal), erased when the
   /// command returns.

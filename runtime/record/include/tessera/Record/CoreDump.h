@@ -1,16 +1,17 @@
 //===- CoreDump.h - a PE's state and memory in a file -----------*- C++ -*-===//
 //
-// tessera-run --core-dump writes one file per PE (docs/Debugging.md "Core
-// dumps"): registers, threads, task flags, queues, counters and the whole
-// memory, as JSON so that any tool can read it; tessera-core prints one
-// and the values of data in it by name.
+// tessera-run --core-dump and SdkRuntime's core_dump option write one file
+// per PE (docs/Debugging.md "Core dumps"): registers, threads, task flags,
+// queues, counters and the whole memory, as JSON so that any tool can read
+// it; tessera-core prints one and the values of data in it by name.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TESSERA_TOOLS_TESSERA_RUN_COREDUMP_H
-#define TESSERA_TOOLS_TESSERA_RUN_COREDUMP_H
+#ifndef TESSERA_RECORD_COREDUMP_H
+#define TESSERA_RECORD_COREDUMP_H
 
 #include "tessera/Emulator/Emulator.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,6 +37,16 @@ std::optional<CoreDump> parseCoreDump(const std::string &text,
                                       const std::string &fileName,
                                       std::string &error);
 
+/// DIR/core-X-Y.json of every PE in `region` (x0, y0, x1, y1; all PEs
+/// without one) and of the PE that faulted, if one did; `why` is the
+/// reason of the PEs that did not fault ("requested (...)"). The first
+/// problem's message, or "".
+std::string
+writeCoreDumps(const emulator::Emulator &emulator,
+               const emulator::LoadedOutput &output, const std::string &why,
+               const std::string &directory,
+               const std::optional<std::array<uint64_t, 4>> &region);
+
 } // namespace tessera
 
-#endif // TESSERA_TOOLS_TESSERA_RUN_COREDUMP_H
+#endif // TESSERA_RECORD_COREDUMP_H

@@ -1,6 +1,6 @@
 //===- CoreDump.cpp - a PE's state and memory in a file -------------------===//
 
-#include "CoreDump.h"
+#include "tessera/Record/CoreDump.h"
 
 #include "tessera/Target/PEBinary/ISA.h"
 
@@ -8,6 +8,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 using namespace tessera;
 using namespace tessera::emulator;
@@ -208,4 +210,40 @@ std::optional<CoreDump> tessera::parseCoreDump(const std::string &text,
     return std::nullopt;
   }
   return dump;
+}
+
+std::string
+tessera::writeCoreDumps(const Emulator &emulator, const LoadedOutput &output,
+                        const std::string &why, const std::string &directory,
+                        const std::optional<std::array<uint64_t, 4>> &region) {
+  std::error_code code;
+  std::filesystem::create_directories(directory, code);
+  if (code)
+    return "cannot create '" + directory + "': " + code.message();
+  const std::optional<PEFault> &fault = emulator.getFault();
+  const FabricLayout &layout = output.layout;
+  for (unsigned y = 0; y < layout.getHeight(); ++y)
+    for (unsigned x = 0; x < layout.getWidth(); ++x) {
+      bool faulted = fault && fault->pe.x == x && fault->pe.y == y;
+      bool inRegion = !region || (x >= (*region)[0] && y >= (*region)[1] &&
+                                  x <= (*region)[2] && y <= (*region)[3]);
+      if (!faulted && !inRegion)
+        continue;
+      std::optional<PECoreState> state = emulator.getCoreState(x, y);
+      if (!state)
+        continue; // no program
+      CoreDump dump;
+      dump.state = std::move(*state);
+      dump.cycle = emulator.getCycle();
+      dump.reason = faulted ? "fault: " + fault->message : why;
+      dump.memory.resize(pe::MemoryBytes);
+      (void)emulator.readMemory(x, y, 0, dump.memory);
+      std::string path = directory + "/core-" + std::to_string(x) + "-" +
+                         std::to_string(y) + ".json";
+      std::ofstream file(path);
+      file << printCoreDump(dump);
+      if (!file)
+        return "cannot write '" + path + "'";
+    }
+  return "";
 }
