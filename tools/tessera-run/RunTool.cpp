@@ -96,6 +96,25 @@ std::optional<std::array<uint64_t, 4>> parseRegion(const std::string &text) {
   return corners;
 }
 
+/// "C,C,..." of colors 0..23 as a mask.
+std::optional<uint32_t> parseColors(const std::string &text) {
+  uint32_t mask = 0;
+  size_t at = 0;
+  while (true) {
+    size_t comma = text.find(',', at);
+    std::string part = text.substr(at, comma == std::string::npos
+                                           ? std::string::npos
+                                           : comma - at);
+    std::optional<uint64_t> color = parseNumber(part);
+    if (!color || *color > 23)
+      return std::nullopt;
+    mask |= uint32_t(1) << *color;
+    if (comma == std::string::npos)
+      return mask;
+    at = comma + 1;
+  }
+}
+
 /// How a run that is over ended, for a core dump's reason.
 const char *describeEnd(RunStatus status) {
   switch (status) {
@@ -237,7 +256,8 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
   // Progress on a terminal unless asked otherwise; --progress forces it.
   std::optional<bool> progress;
   RecordOptions record;
-  bool recordRegionGiven = false, recordCyclesGiven = false;
+  bool recordRegionGiven = false, recordCyclesGiven = false,
+       recordColorsGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](std::string_view flag) -> std::optional<std::string> {
@@ -249,7 +269,8 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
       std::cout << "usage: tessera-run OUT_DIR [--max-cycles=N] [--seed=N] "
                    "[--picker=round-robin|lowest-id] [--dump=X,Y,SYMBOL]... "
                    "[--trace=FILE] [--threads=N] [--bands=N] [--record=DIR "
-                   "[--record-region=X0,Y0,X1,Y1] [--record-cycles=A:B]] "
+                   "[--record-region=X0,Y0,X1,Y1] [--record-cycles=A:B] "
+                   "[--record-colors=C,...]] "
                    "[--progress|--no-progress] [--progress-interval=SECONDS] "
                    "[--core-dump=DIR [--core-dump-region=X0,Y0,X1,Y1]]\n";
       return 0;
@@ -314,6 +335,14 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
       record.x1 = unsigned((*corners)[2]);
       record.y1 = unsigned((*corners)[3]);
       recordRegionGiven = true;
+    } else if (std::optional<std::string> v = value("--record-colors")) {
+      std::optional<uint32_t> colors = parseColors(*v);
+      if (!colors)
+        return usageError("invalid value '" + *v +
+                          "' for '--record-colors': expected colors 0 to 23 "
+                          "separated by commas");
+      record.waveletColors = *colors;
+      recordColorsGiven = true;
     } else if (std::optional<std::string> v = value("--record-cycles")) {
       size_t colon = v->find(':');
       std::optional<uint64_t> first = colon == std::string::npos
@@ -361,9 +390,11 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
     return usageError("no output directory (usage: tessera-run OUT_DIR)");
   if (coreDir.empty() && coreRegion)
     return usageError("'--core-dump-region' needs '--core-dump=DIR'");
-  if (recordDir.empty() && (recordRegionGiven || recordCyclesGiven))
-    return usageError(std::string(recordRegionGiven ? "'--record-region'"
-                                                    : "'--record-cycles'") +
+  if (recordDir.empty() &&
+      (recordRegionGiven || recordCyclesGiven || recordColorsGiven))
+    return usageError(std::string(recordRegionGiven   ? "'--record-region'"
+                                  : recordCyclesGiven ? "'--record-cycles'"
+                                                      : "'--record-colors'") +
                       " needs '--record=DIR'");
 
   LoadResult loaded = loadOutputDirectory(directory);

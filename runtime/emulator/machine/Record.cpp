@@ -64,6 +64,7 @@ void Band::recordOperation(const PE &pe, const Flight &flight, uint64_t end) {
 
 void Band::recordWavelet(const PE &pe, uint8_t color, bool sent) {
   if (!options.record || !options.record->wavelets ||
+      !(color < 32 && options.record->waveletColors >> color & 1) ||
       !inWindow(*options.record, pe.coord, cycle))
     return;
   recorded.wavelets.push_back({cycle, pe.coord, color, sent});

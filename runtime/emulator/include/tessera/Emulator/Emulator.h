@@ -59,8 +59,10 @@ struct Progress {
 struct RecordOptions {
   unsigned x0 = 0, y0 = 0, x1 = ~0u, y1 = ~0u;
   uint64_t firstCycle = 0, endCycle = UINT64_MAX;
-  /// Also every wavelet a CE sends or takes (the most numerous events).
+  /// Also every wavelet a CE sends or takes (the most numerous events),
+  /// of the colors whose bit is set.
   bool wavelets = true;
+  uint32_t waveletColors = ~0u;
 };
 
 /// What the main thread ran from `start` up to (not including) `end`.
