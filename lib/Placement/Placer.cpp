@@ -2,6 +2,7 @@
 
 #include "tessera/Placement/Placer.h"
 #include "tessera/Placement/CapRow.h"
+#include "tessera/Placement/CapRowSearch.h"
 #include "tessera/Placement/DeltaT.h"
 #include "tessera/Placement/Layout.h"
 #include "tessera/Placement/LinearArrangement.h"
@@ -97,6 +98,9 @@ private:
   static constexpr size_t CapRowsRefined = 3;
   /// The largest targets laid out with towers of any size.
   static constexpr size_t TowerTargets = 4;
+  /// Annealing steps for the order of one row with towers, times the
+  /// number of kernels (a step costs about as much per kernel), per start.
+  static constexpr int CapRowWork = 20000000;
 
   double getElapsed() const {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -304,6 +308,39 @@ PlacerRun::placeCapRow(const std::vector<Attempt> &attempts) const {
         candidates.push_back({layout->doubledLength, candidates.size(),
                               &attempt, *order, std::move(*layout)});
     }
+  // At the largest target, where kernels are narrowest, the order is
+  // annealed for the row too, from the traversal, the plan's order and the
+  // order folded for one line. (Annealing at the next targets too found
+  // nothing shorter on C, D, J, M and took 2-9 s more.)
+  int steps = CapRowWork / std::max<int>(1, traversal.size());
+  for (const Attempt &attempt : attempts) {
+    if (attempt.targetDeltaT != targets.front())
+      continue;
+    std::vector<int64_t> widths;
+    for (const KernelMenu &menu : attempt.menus)
+      widths.push_back(menu.extent[graph.gridHeight]);
+    const std::vector<int> folded =
+        arrangeLinearly(traversal, widths, wires, ArrangeSteps, /*seed=*/1);
+    uint64_t seed = 0;
+    for (const std::vector<int> *order :
+         {&traversal, &attempt.plan.order, &folded}) {
+      ++seed;
+      if (order->size() != traversal.size())
+        continue;
+      std::optional<CapRowLayout> layout =
+          annealCapRow(attempt.menus, *order, wires, graph.gridWidth,
+                       graph.gridHeight, steps, seed);
+      if (!layout)
+        continue;
+      log("annealed capped row at target " +
+          std::to_string(attempt.targetDeltaT) + " from order " +
+          std::to_string(seed) + ": wire length " +
+          std::to_string(double(layout->doubledLength) / 2));
+      std::vector<int> annealedOrder = layout->order;
+      candidates.push_back({layout->doubledLength, candidates.size(), &attempt,
+                            std::move(annealedOrder), std::move(*layout)});
+    }
+  }
   std::sort(
       candidates.begin(), candidates.end(),
       [](const Candidate &a, const Candidate &b) {

@@ -29,6 +29,8 @@
 namespace tessera::placement {
 
 struct CapRowLayout {
+  /// The order the row follows (kernel numbers).
+  std::vector<int> order;
   /// Every kernel's shape and rectangle, by position in the order.
   std::vector<RefineKernel> kernels;
   int64_t doubledLength = 0;
