@@ -102,9 +102,8 @@ std::optional<uint32_t> parseColors(const std::string &text) {
   size_t at = 0;
   while (true) {
     size_t comma = text.find(',', at);
-    std::string part = text.substr(at, comma == std::string::npos
-                                           ? std::string::npos
-                                           : comma - at);
+    std::string part = text.substr(
+        at, comma == std::string::npos ? std::string::npos : comma - at);
     std::optional<uint64_t> color = parseNumber(part);
     if (!color || *color > 23)
       return std::nullopt;
