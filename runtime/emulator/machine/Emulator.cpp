@@ -340,6 +340,31 @@ void Emulator::State::refreshSummary() const {
   summary = all;
 }
 
+template <typename Line>
+void Emulator::State::takeLines(std::vector<Line> Band::*kept,
+                                std::vector<Line> &into) {
+  ByteWriter out;
+  out.put<uint64_t>(0);
+  uint64_t count = 0;
+  for (const auto &band : bands) {
+    std::vector<Line> &lines = (*band).*kept;
+    for (const Line &line : lines)
+      writeLine(out, line.cycle, line.pe, line.text);
+    count += lines.size();
+    lines.clear();
+  }
+  std::memcpy(out.bytes.data(), &count, sizeof count);
+  for (const std::vector<uint8_t> &bytes : gather(out.bytes)) {
+    ByteReader in(bytes);
+    for (uint64_t i = in.get<uint64_t>(); i > 0 && in.isOK(); --i) {
+      Line &line = into.emplace_back();
+      line.cycle = in.get<uint64_t>();
+      line.pe = in.get<PECoord>();
+      line.text = in.getString();
+    }
+  }
+}
+
 void Emulator::State::collect() {
   if (!fault && summary.fault) {
     std::optional<PEFault> mine;
@@ -360,55 +385,18 @@ void Emulator::State::collect() {
   }
   size_t newPrinted = printed.size();
   if (summary.printed) {
-    ByteWriter out;
-    out.put<uint64_t>(0);
-    uint64_t count = 0;
-    for (const auto &band : bands) {
-      for (const PrintedLine &line : band->printed)
-        writeLine(out, line.cycle, line.pe, line.text);
-      count += band->printed.size();
-      band->printed.clear();
-    }
-    std::memcpy(out.bytes.data(), &count, sizeof count);
-    size_t first = printed.size();
-    for (const std::vector<uint8_t> &bytes : gather(out.bytes)) {
-      ByteReader in(bytes);
-      for (uint64_t i = in.get<uint64_t>(); i > 0 && in.isOK(); --i) {
-        PrintedLine &line = printed.emplace_back();
-        line.cycle = in.get<uint64_t>();
-        line.pe = in.get<PECoord>();
-        line.text = in.getString();
-      }
-    }
-    sortByCyclePE(printed, first, [](const PrintedLine &line) {
+    takeLines(&Band::printed, printed);
+    sortByCyclePE(printed, newPrinted, [](const PrintedLine &line) {
       return orderKey(line.cycle, line.pe);
     });
     if (shared.options.onPrint)
-      for (size_t i = first; i < printed.size(); ++i)
+      for (size_t i = newPrinted; i < printed.size(); ++i)
         shared.options.onPrint(printed[i]);
   }
   std::ostream *os = shared.options.trace;
   if (summary.traced || (os && newPrinted < printed.size())) {
-    ByteWriter out;
-    out.put<uint64_t>(0);
-    uint64_t count = 0;
-    for (const auto &band : bands) {
-      for (const TraceLine &line : band->traced)
-        writeLine(out, line.cycle, line.pe, line.text);
-      count += band->traced.size();
-      band->traced.clear();
-    }
-    std::memcpy(out.bytes.data(), &count, sizeof count);
     std::vector<TraceLine> lines;
-    for (const std::vector<uint8_t> &bytes : gather(out.bytes)) {
-      ByteReader in(bytes);
-      for (uint64_t i = in.get<uint64_t>(); i > 0 && in.isOK(); --i) {
-        TraceLine &line = lines.emplace_back();
-        line.cycle = in.get<uint64_t>();
-        line.pe = in.get<PECoord>();
-        line.text = in.getString();
-      }
-    }
+    takeLines(&Band::traced, lines);
     // The trace is the run's log: printed lines go in too, after the
     // PE's events of the same cycle.
     for (size_t i = newPrinted; i < printed.size(); ++i) {

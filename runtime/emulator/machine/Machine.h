@@ -291,6 +291,11 @@ struct Emulator::State {
   /// order that does not depend on the split: (cycle, y, x). With ranks,
   /// a collective call after refreshSummary.
   void collect();
+  /// Moves the lines every band keeps in `kept` (of every rank) to the end
+  /// of `into`, band after band.
+  template <typename Line>
+  void takeLines(std::vector<Line> machine::Band::*kept,
+                 std::vector<Line> &into);
   /// Pending work once quiet, on any rank (collective with ranks).
   bool hasLeftovers() const;
   /// Moves the clock to the next timer when nothing else can happen in
