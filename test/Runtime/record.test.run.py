@@ -15,6 +15,13 @@ viz.heat_map("rec", "busy.png", metric="busy")
 viz.heat_map("rec/run.json", "links.svg", links=True)
 viz.trace("rec", "trace.json", region=(1, 0, 2, 0), cycles=(0, 100))
 viz.report("rec", "report.html")
+# Only PEs 1..2 and cycles 0..99 are recorded.
+part = SdkRuntime(sys.argv[1], record="part", record_region=(1, 0, 2, 0),
+                  record_cycles=(0, 100), record_colors=[0, 3], sim_log="")
+part.load()
+part.run()
+part.launch("compute", nonblock=False)
+part.stop()
 for call in (lambda: viz.heat_map("rec", "x.gif"),
              lambda: viz.pe_values("rec", "heat"),
              lambda: viz.trace("rec", "t.json", region=(3, 0, 1, 0)),
@@ -22,7 +29,14 @@ for call in (lambda: viz.heat_map("rec", "x.gif"),
              lambda: viz.heat_map("rec", "l.svg", links=True, color=30),
              lambda: viz.trace("rec", "t.json", cycles=(5, 5)),
              lambda: viz.report(3, "r.html"),
-             lambda: SdkRuntime(sys.argv[1], record=3)):
+             lambda: SdkRuntime(sys.argv[1], record=3),
+             lambda: SdkRuntime(sys.argv[1], record="r",
+                                record_region=(2, 0, 1, 0)),
+             lambda: SdkRuntime(sys.argv[1], record="r",
+                                record_cycles=(5, 5)),
+             lambda: SdkRuntime(sys.argv[1], record="r",
+                                record_colors=[24]),
+             lambda: SdkRuntime(sys.argv[1], record_region=(0, 0, 1, 0))):
     try:
         call()
         print("no error")

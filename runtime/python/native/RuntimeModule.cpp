@@ -55,10 +55,30 @@ PYBIND11_MODULE(_runtime, m) {
                        const std::string &simLog, bool simprintToTerminal,
                        const std::string &trace, const std::string &stats,
                        unsigned threads, bool progress, double progressInterval,
-                       const std::string &record, const std::string &coreDump,
+                       const std::string &record,
+                       std::optional<std::array<uint64_t, 4>> recordRegion,
+                       std::optional<std::array<uint64_t, 2>> recordCycles,
+                       std::optional<uint32_t> recordColors,
+                       const std::string &coreDump,
                        std::optional<std::array<uint64_t, 4>> coreRegion) {
              RuntimeOptions options;
              options.recordDirectory = record;
+             if (!record.empty()) {
+               emulator::RecordOptions what;
+               if (recordRegion) {
+                 what.x0 = unsigned((*recordRegion)[0]);
+                 what.y0 = unsigned((*recordRegion)[1]);
+                 what.x1 = unsigned((*recordRegion)[2]);
+                 what.y1 = unsigned((*recordRegion)[3]);
+               }
+               if (recordCycles) {
+                 what.firstCycle = (*recordCycles)[0];
+                 what.endCycle = (*recordCycles)[1];
+               }
+               if (recordColors)
+                 what.waveletColors = *recordColors;
+               options.emulator.record = what;
+             }
              options.coreDumpDirectory = coreDump;
              options.coreDumpRegion = coreRegion;
              options.emulator.threads = threads;
@@ -75,7 +95,9 @@ PYBIND11_MODULE(_runtime, m) {
            py::arg("simprint_to_terminal"), py::arg("trace"), py::arg("stats"),
            py::arg("threads"), py::arg("progress"),
            py::arg("progress_interval"), py::arg("record"),
-           py::arg("core_dump"), py::arg("core_dump_region"))
+           py::arg("record_region"), py::arg("record_cycles"),
+           py::arg("record_colors"), py::arg("core_dump"),
+           py::arg("core_dump_region"))
       .def("get_id", &SdkRuntime::getId)
       .def("load", &SdkRuntime::load)
       .def("run", &SdkRuntime::run)

@@ -134,7 +134,9 @@ class SdkRuntime:
     else whether standard error is a terminal), a report at most every
     `progress_interval` seconds (default 0.5). `record` names a directory
     that stop() writes the run record to (run.json, for tessera-viz and
-    tessera.viz; default: environment variable TESSERA_RECORD).
+    tessera.viz; default: environment variable TESSERA_RECORD), keeping
+    events only of the PEs in `record_region` (x0, y0, x1, y1), starting in
+    `record_cycles` (first, end) and, for wavelets, of `record_colors`.
     `core_dump` names a directory for core dumps (tessera-core) written
     when a command ends in a fault or a deadlock: of every PE, or of those
     in `core_dump_region` (x0, y0, x1, y1), and of the faulting PE (default:
@@ -148,7 +150,8 @@ class SdkRuntime:
                  sim_log="sim.log", simprint_to_terminal=None, trace=None,
                  stats=None, memcpy_required=True, threads=None,
                  simfab_numthreads=None, progress=None,
-                 progress_interval=0.5, record=None, core_dump=None,
+                 progress_interval=0.5, record=None, record_region=None,
+                 record_cycles=None, record_colors=None, core_dump=None,
                  core_dump_region=None, **options):
         try:
             bindir = os.fsdecode(os.fspath(bindir))
@@ -168,6 +171,12 @@ class SdkRuntime:
         if stats is None:
             stats = os.environ.get("TESSERA_STATS", "")
         threads = self._thread_count(threads, simfab_numthreads)
+        record_dir = self._record_dir(record, "record", "TESSERA_RECORD")
+        for name, value in (("record_region", record_region),
+                            ("record_cycles", record_cycles),
+                            ("record_colors", record_colors)):
+            if value is not None and not record_dir:
+                raise ValueError(f"SdkRuntime: {name} needs record=DIR")
         if progress is None:
             setting = os.environ.get("TESSERA_PROGRESS", "")
             progress = (setting == "1" if setting in ("0", "1")
@@ -176,9 +185,10 @@ class SdkRuntime:
             str(bindir), int(max_cycles), str(sim_log or ""),
             bool(simprint_to_terminal), str(trace), str(stats), threads,
             bool(progress), self._interval(progress_interval),
-            self._record_dir(record, "record", "TESSERA_RECORD"),
+            record_dir, self._region(record_region, "record_region"),
+            self._cycles(record_cycles), self._colors(record_colors),
             self._record_dir(core_dump, "core_dump", "TESSERA_CORE_DUMP"),
-            self._region(core_dump_region))
+            self._region(core_dump_region, "core_dump_region"))
         self._exports = {name: (is_fn, elem, mutable, params)
                          for name, is_fn, elem, mutable, params
                          in self._native.exports()}
@@ -199,7 +209,41 @@ class SdkRuntime:
                 f"os.PathLike), not {type(value).__name__}") from None
 
     @staticmethod
-    def _region(region):
+    def _cycles(cycles):
+        if cycles is None:
+            return None
+        try:
+            first, end = cycles
+            valid = all(isinstance(c, numbers.Integral)
+                        and not isinstance(c, bool) and c >= 0
+                        for c in (first, end)) and first < end
+        except (TypeError, ValueError):
+            valid = False
+        if not valid:
+            raise ValueError(f"SdkRuntime: record_cycles must be (first, end) "
+                             f"with 0 <= first < end, not {cycles!r}")
+        return [int(first), int(end)]
+
+    @staticmethod
+    def _colors(colors):
+        if colors is None:
+            return None
+        try:
+            values = list(colors)
+        except TypeError:
+            values = None
+        if values is None or not values or any(
+                isinstance(c, bool) or not isinstance(c, numbers.Integral)
+                or not 0 <= c <= 23 for c in values):
+            raise ValueError(f"SdkRuntime: record_colors must be colors 0 to "
+                             f"23, not {colors!r}")
+        mask = 0
+        for c in values:
+            mask |= 1 << int(c)
+        return mask
+
+    @staticmethod
+    def _region(region, name):
         if region is None:
             return None
         try:
@@ -211,9 +255,8 @@ class SdkRuntime:
         if (len(corners) != 4 or len(corners) != len(list(region))
                 or any(not 0 <= c <= 65535 for c in corners)
                 or corners[0] > corners[2] or corners[1] > corners[3]):
-            raise ValueError(f"SdkRuntime: core_dump_region must be (x0, y0, "
-                             f"x1, y1) with x0 <= x1 and y0 <= y1, not "
-                             f"{region!r}")
+            raise ValueError(f"SdkRuntime: {name} must be (x0, y0, x1, y1) "
+                             f"with x0 <= x1 and y0 <= y1, not {region!r}")
         return corners
 
     @staticmethod
