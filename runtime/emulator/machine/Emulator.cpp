@@ -170,20 +170,26 @@ const PE *Emulator::State::findPE(unsigned x, unsigned y) const {
   return const_cast<State *>(this)->findPE(x, y);
 }
 
+void Emulator::State::acceptIncoming(size_t index) {
+  Band &band = *bands[index];
+  size_t n = bands.size();
+  if (index > 0 || northRank)
+    for (const BoundaryWavelet &w :
+         index > 0 ? outboxSouth[index - 1] : rankOutboxNorth)
+      band.network.acceptFromBoundary(BandSide::North, w);
+  if (index + 1 < n || southRank)
+    for (const BoundaryWavelet &w :
+         index + 1 < n ? outboxNorth[index + 1] : rankOutboxSouth)
+      band.network.acceptFromBoundary(BandSide::South, w);
+}
+
 void Emulator::State::runFirstHalf(size_t index) {
   Band &band = *bands[index];
   size_t n = bands.size();
   bool north = index > 0 || northRank, south = index + 1 < n || southRank;
   // What crossed into this band in the last step arrived in that step; it
   // enters before anything of this cycle reads the buffers.
-  if (north)
-    for (const BoundaryWavelet &w :
-         index > 0 ? outboxSouth[index - 1] : rankOutboxNorth)
-      band.network.acceptFromBoundary(BandSide::North, w);
-  if (south)
-    for (const BoundaryWavelet &w :
-         index + 1 < n ? outboxNorth[index + 1] : rankOutboxSouth)
-      band.network.acceptFromBoundary(BandSide::South, w);
+  acceptIncoming(index);
   band.runPEs();
   // After the PEs' turns, which may reconfigure the boundary routers.
   if (north)
@@ -263,17 +269,8 @@ void Emulator::State::stepCycle() {
 
 void Emulator::State::settle() {
   size_t n = bands.size();
-  for (size_t i = 0; i < n; ++i) {
-    Band &band = *bands[i];
-    if (i > 0 || northRank)
-      for (const BoundaryWavelet &w :
-           i > 0 ? outboxSouth[i - 1] : rankOutboxNorth)
-        band.network.acceptFromBoundary(BandSide::North, w);
-    if (i + 1 < n || southRank)
-      for (const BoundaryWavelet &w :
-           i + 1 < n ? outboxNorth[i + 1] : rankOutboxSouth)
-        band.network.acceptFromBoundary(BandSide::South, w);
-  }
+  for (size_t i = 0; i < n; ++i)
+    acceptIncoming(i);
   for (size_t i = 0; i < n; ++i) {
     outboxNorth[i].clear();
     outboxSouth[i].clear();

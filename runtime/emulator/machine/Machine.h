@@ -268,6 +268,9 @@ struct Emulator::State {
   machine::PE *findPE(unsigned x, unsigned y);
   const machine::PE *findPE(unsigned x, unsigned y) const;
 
+  /// Puts into band `index`'s boundary buffers what its neighbours (bands
+  /// or ranks) sent across in the last step.
+  void acceptIncoming(size_t index);
   /// Band `index`'s half of a cycle: first takes what its neighbours sent
   /// in the last step, runs its PEs and publishes its views; second steps
   /// its network against the neighbours' views and keeps its outboxes.
