@@ -50,7 +50,8 @@ public:
   DSDTrap &trap;
   DSDProgress &progress;
   uint64_t element = 0;
-  std::string_view name;
+  /// Named in messages only, so looked up when one is written.
+  pe::Opcode opcode = pe::Opcode::Invalid;
   int32_t index = 0; ///< the operation's index option
 
 private:
@@ -58,7 +59,8 @@ private:
                    int64_t address, unsigned bytes) {
     uint32_t shown = static_cast<uint32_t>(address);
     badMemoryAccess(trap,
-                    std::string(name) + ": element " + std::to_string(element) +
+                    std::string(mnemonic(opcode)) + ": element " +
+                        std::to_string(element) +
                         " of " + operandName(slot) + ": " +
                         describeAccess(store, status, shown, bytes),
                     shown, bytes, element);
@@ -186,7 +188,7 @@ DSDProgress DSDEngine::runElements(DSDOperation &op, DSDContext context,
                                    DSDTrap &trap, uint64_t budget) {
   DSDProgress progress;
   ElementRunner runner(context, trap, progress);
-  runner.name = mnemonic(op.opcode);
+  runner.opcode = op.opcode;
   runner.index = op.index;
   ApplyFn apply = op.isMap() ? nullptr : getApply(op.opcode);
   while (progress.elements < budget && op.next < op.length) {

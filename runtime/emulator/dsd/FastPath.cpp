@@ -338,8 +338,8 @@ bool viewInMemory(PEMemory &memory, unsigned count, uint64_t n,
 
 } // namespace
 
-bool DSDEngine::canRunFast(const DSDOperation &op) {
-  if (op.isMap() || op.fetched || op.resultReady)
+bool DSDEngine::hasFastOperands(const DSDOperation &op) {
+  if (op.isMap())
     return false;
   // Reductions into a pointer feed each result to the next element.
   if (op.slots[0].cls == OperandClass::Pointer && op.numOperands > 2)

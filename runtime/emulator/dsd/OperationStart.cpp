@@ -211,6 +211,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   }
   // Until start succeeds the operation is not runnable.
   op.opcode = pe::Opcode::Invalid;
+  op.fastOperands = false;
   op.numOperands = 0;
   op.length = 0;
   op.next = 0;
@@ -259,6 +260,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
     if (op.slots[i].cls == OperandClass::Memory)
       op.slots[i].cursor = makeMemoryCursor(op.slots[i].descriptor, op.index,
                                             op.slots[i].width);
+  op.fastOperands = hasFastOperands(op);
   return true;
 }
 

@@ -185,6 +185,10 @@ public:
   bool runWhole(PE &pe, Flight &flight);
   /// One cycle's worth of an interactive operation.
   DSDProgress advance(PE &pe, Flight &flight);
+  /// An operation that blocked on the fabric would block again now with
+  /// no effect (its delivery queue is still empty, its inject buffer still
+  /// full): a cheap test that spares most retries the operation's run.
+  bool wouldBlockAgain(const PE &pe, const Flight &flight) const;
   /// Completion effects: activate, unblock, advance_switch.
   void complete(PE &pe, Flight &flight);
 

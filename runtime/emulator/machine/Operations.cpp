@@ -282,6 +282,27 @@ DSDProgress Band::advance(PE &pe, Flight &flight) {
   return progress;
 }
 
+bool Band::wouldBlockAgain(const PE &pe, const Flight &flight) const {
+  const BlockedOn &on = flight.blockedOn;
+  if (!on.valid || on.fifo)
+    return false;
+  if (!on.send) {
+    // PEPorts::popWavelet. A color's delivery queue holds nothing while
+    // its bit in deliveredColors is clear (takeControlWavelets clears it
+    // only on an empty queue; every delivery sets it).
+    if (on.color < 32 && !(pe.deliveredColors >> on.color & 1))
+      return true;
+    return !peekDelivered(network, pe, on.color);
+  }
+  // PEPorts::pushWavelet: a blocked queue refuses; the host's colors never
+  // fill; otherwise the inject buffer decides.
+  if (pe.blockedOutputQueues >> on.queue & 1)
+    return true;
+  if (on.color < 32 && (hostColors >> on.color & 1))
+    return false;
+  return network.isInjectBufferFull(pe.coord.x, pe.coord.y, on.color);
+}
+
 void Band::complete(PE &pe, Flight &flight) {
   // An interactive operation completes in this cycle; one on memory when
   // its cost has elapsed.
@@ -309,6 +330,11 @@ void Band::complete(PE &pe, Flight &flight) {
 
 void Band::continueOperation(PE &pe) {
   Flight &flight = *pe.operation;
+  if (wouldBlockAgain(pe, flight)) {
+    pe.readyAt = cycle + 1;
+    ++pe.counters.stallCycles;
+    return;
+  }
   DSDProgress progress = advance(pe, flight);
   CEState &ce = pe.ce;
   switch (progress.status) {
@@ -390,6 +416,8 @@ void Band::runMicrothreads(PE &pe) {
       progressed = true;
       continue;
     }
+    if (wouldBlockAgain(pe, flight))
+      continue;
     DSDStatus status = advance(pe, flight).status;
     if (status == DSDStatus::Trapped)
       return;

@@ -93,17 +93,20 @@ struct BlockedOn {
 
 /// An operation in flight on the main thread or a microthread.
 struct Flight {
-  DSDOperation op;
-  uint32_t pc = 0;          ///< the instruction that started it
-  uint32_t next = 0;        ///< the instruction after it
+  // What the scheduler reads every cycle first; the operation (whose own
+  // hot fields lead it) after.
   bool interactive = false; ///< has fabric or FIFO operands, or is map
   bool fabric = false;      ///< has fabric operands: one element per cycle
-  unsigned bits = 16;       ///< its widest memory operand's element width
-  uint64_t readyAt = 0;     ///< memory-only: when its cost has elapsed
-  BlockedOn blockedOn;
-  /// For recording: the cycle it started and its microthread (-1: main).
-  uint64_t startCycle = 0;
+  /// For recording: its microthread (-1: the main thread).
   int8_t microthread = -1;
+  BlockedOn blockedOn;
+  unsigned bits = 16;   ///< its widest memory operand's element width
+  uint64_t readyAt = 0; ///< memory-only: when its cost has elapsed
+  uint32_t pc = 0;      ///< the instruction that started it
+  uint32_t next = 0;    ///< the instruction after it
+  /// For recording: the cycle it started.
+  uint64_t startCycle = 0;
+  DSDOperation op;
 };
 
 /// The ports of an operation on memory only, which never asks for them.

@@ -122,6 +122,28 @@ bool Band::skipCycles(uint64_t cycles) {
   return true;
 }
 
+static void prefetchPE(const PE &pe) {
+  const char *bytes = reinterpret_cast<const char *>(&pe);
+  for (size_t offset = 0; offset < sizeof(PE); offset += 64)
+    __builtin_prefetch(bytes + offset);
+}
+
+/// The lines of an operation a cycle reads: the scheduler's fields, the
+/// operation's and its first operands' (Flight puts them first).
+static void prefetchFlight(const Flight *flight) {
+  if (!flight)
+    return;
+  const char *bytes = reinterpret_cast<const char *>(flight);
+  for (size_t offset = 0; offset < 512; offset += 64)
+    __builtin_prefetch(bytes + offset);
+}
+
+static void prefetchFlights(const PE &pe) {
+  prefetchFlight(pe.operation.get());
+  for (const std::unique_ptr<Flight> &flight : pe.microthreads)
+    prefetchFlight(flight.get());
+}
+
 void Band::runPEs() {
   progressed = false;
   while (!timers.empty() && timers.top().first <= cycle) {
@@ -137,8 +159,15 @@ void Band::runPEs() {
   // allocates once both have grown.
   turn.clear();
   turn.swap(awake);
-  for (uint32_t index : turn) {
-    PE &pe = pes[index];
+  for (size_t i = 0; i < turn.size(); ++i) {
+    // On a large fabric a PE's state and its operations are out of the
+    // caches by its turn: fetch the PE two turns ahead, and the
+    // operations of the next one, whose PE was fetched a turn ago.
+    if (i + 2 < turn.size())
+      prefetchPE(pes[turn[i + 2]]);
+    if (i + 1 < turn.size())
+      prefetchFlights(pes[turn[i + 1]]);
+    PE &pe = pes[turn[i]];
     pe.awake = false;
     takeControlWavelets(pe);
     runMicrothreads(pe);

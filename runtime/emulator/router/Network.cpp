@@ -239,6 +239,26 @@ unsigned Network::getInjectSpace(unsigned x, unsigned y, unsigned color) const {
   return buffer.capacity - buffer.count;
 }
 
+bool Network::isInjectBufferFull(unsigned x, unsigned y,
+                                 unsigned color) const {
+  const State &s = *state;
+  if (!s.contains(x, y) || color >= s.numColors)
+    return false;
+  uint32_t router = s.routerOf[s.indexOf(x, y)];
+  if (router == None)
+    return false; // inject makes the router with empty buffers
+  uint32_t lane = s.routers[router].laneOf[color];
+  if (lane == None)
+    return false;
+  if (s.lanes[lane].has(SwapX) && s.lanes[lane].has(SwapY)) {
+    lane = s.routers[router].laneOf[color ^ 1];
+    if (lane == None)
+      return false;
+  }
+  const Buffer &buffer = s.lanes[lane].buffers[RampPort];
+  return buffer.count >= buffer.capacity;
+}
+
 std::optional<Wavelet> Network::peekDelivered(unsigned x, unsigned y,
                                               unsigned color) const {
   const Lane *lane = state->findLane(x, y, color);

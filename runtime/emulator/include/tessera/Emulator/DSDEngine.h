@@ -100,6 +100,10 @@ struct Cursor {
   int64_t step = 0;
   /// Elements left in the current run, this one included.
   uint64_t run = Unbounded;
+  /// circbuf (wrap > 0): the position in the lap. Next to the address
+  /// with dims, which advance() tests for every element.
+  uint64_t wrap = 0;
+  uint64_t lapIndex = 0;
   /// mem4d, dimensions merged where possible, outermost first; the
   /// outermost index is not bounded (operands advance in lock-step past
   /// their own length).
@@ -108,9 +112,6 @@ struct Cursor {
   std::array<uint64_t, MaxMem4dDims> index{};
   std::array<uint64_t, MaxMem4dDims> extent{};
   std::array<int64_t, MaxMem4dDims> stride{}; ///< bytes
-  /// circbuf (wrap > 0): the position in the lap.
-  uint64_t wrap = 0;
-  uint64_t lapIndex = 0;
 
   /// Moves `n` elements on; mem4d and circbuf take advanceShaped.
   void advance(uint64_t n) {
@@ -142,11 +143,11 @@ struct OperandSlot {
   std::optional<DSRId> dsr;
   /// Scalar, Pointer: the register.
   uint8_t reg = 0;
-  Descriptor descriptor;
-  Cursor cursor;
   /// Scalar: the value, little-endian in memory so the fast path reads it
   /// like any element.
   uint32_t scalar = 0;
+  Cursor cursor;
+  Descriptor descriptor;
 };
 
 } // namespace detail
@@ -180,26 +181,30 @@ public:
 private:
   friend class DSDEngine;
 
+  // What the PE model reads every cycle comes first, in one cache line;
+  // the operand slots (~200 bytes each) last, so an operation touches
+  // only the slots it has.
   pe::Opcode opcode = pe::Opcode::Invalid;
   uint8_t numOperands = 0; ///< slot 0 is the destination
-  std::array<detail::OperandSlot, MaxOperands> slots;
+  bool completed = false;  ///< save-address write-back done
+  bool fastOperands = false; ///< hasFastOperands, set by start()
+  uint16_t fetched = 0; ///< bit i: values[i] holds source i's element
+  bool resultReady = false;
+  bool mapCallPending = false;
+  bool mapResultReady = false;
   uint64_t length = 0;
   uint64_t next = 0; ///< the element in progress
   ResolvedOptions options;
   /// The index option's register value (0 without one).
   int32_t index = 0;
-  uint32_t carry = 0;     ///< addc16: carry out of the previous element
-  bool completed = false; ///< save-address write-back done
+  uint32_t carry = 0; ///< addc16: carry out of the previous element
 
   // The element in progress, kept while it is blocked.
-  std::array<uint32_t, MaxOperands> values{};
-  uint16_t fetched = 0; ///< bit i: values[i] holds source i's element
-  bool resultReady = false;
   uint32_t result = 0;
-  MapCall mapCall;
-  bool mapCallPending = false;
-  bool mapResultReady = false;
   uint32_t mapResult = 0;
+  std::array<uint32_t, MaxOperands> values{};
+  std::array<detail::OperandSlot, MaxOperands> slots;
+  MapCall mapCall;
 };
 
 /// Executes DSD operations. It holds only scratch buffers, so one engine
@@ -239,7 +244,14 @@ private:
   uint64_t runFast(DSDOperation &op, PEMemory &memory, uint64_t budget);
   DSDProgress runElements(DSDOperation &op, DSDContext context, DSDTrap &trap,
                           uint64_t budget);
-  static bool canRunFast(const DSDOperation &op);
+  /// Whether the fast path may run the operation's next elements: its
+  /// operands suit it (fastOperands) and no element is half done.
+  static bool canRunFast(const DSDOperation &op) {
+    return op.fastOperands && !op.fetched && !op.resultReady;
+  }
+  /// Operands the fast path handles (memory, pointers and scalars; not a
+  /// map or a reduction into a pointer), decided once by start().
+  static bool hasFastOperands(const DSDOperation &op);
   static void complete(DSDOperation &op, DSRFile &dsrs);
 
   /// The fast path's buffers (FastPath.cpp): blocks of elements, and a

@@ -213,6 +213,11 @@ public:
   bool inject(unsigned x, unsigned y, Wavelet wavelet);
   /// Free places in the inject buffer of `color` (0 on a bad call).
   unsigned getInjectSpace(unsigned x, unsigned y, unsigned color) const;
+  /// Whether inject would now refuse a wavelet of `color` because its
+  /// inject buffer is full. False when inject would take it or is a bad
+  /// call (which inject itself reports): a CE whose send was refused asks
+  /// this each cycle instead of trying again.
+  bool isInjectBufferFull(unsigned x, unsigned y, unsigned color) const;
   /// Puts a wavelet straight into the queue delivered to the CE of PE
   /// (x, y) on its color, as memcpy's routes would (the host's streaming
   /// H2D); numbered like injected ones. False when that queue is full (or
