@@ -196,7 +196,7 @@ DSDProgress DSDEngine::runElements(DSDOperation &op, DSDContext context,
     for (unsigned i = 1; i < op.numOperands; ++i) {
       if (op.fetched & (1u << i))
         continue;
-      if (!runner.read(op.slots[i], op.values[i]))
+      if (!runner.read(op.slot(i), op.values[i]))
         return progress;
       op.fetched |= static_cast<uint16_t>(1u << i);
     }
@@ -217,16 +217,16 @@ DSDProgress DSDEngine::runElements(DSDOperation &op, DSDContext context,
       }
       op.resultReady = true;
     }
-    if (!runner.write(op.slots[0], op.result))
+    if (!runner.write(op.slot(0), op.result))
       return progress;
     // A reduction (`@fadds(&sum, sum, dsd)`): into a pointer with a scalar
     // first source, the result is the next element's first source, so the
     // scalar accumulates (csl-reference 7.13; 25-pt-stencil's @fmaxs).
-    if (op.slots[0].cls == OperandClass::Pointer && op.numOperands > 2 &&
-        op.slots[1].cls == OperandClass::Scalar)
-      op.slots[1].scalar = op.result;
+    if (op.slot(0).cls == OperandClass::Pointer && op.numOperands > 2 &&
+        op.slot(1).cls == OperandClass::Scalar)
+      op.slot(1).scalar = op.result;
     for (unsigned i = 0; i < op.numOperands; ++i)
-      op.slots[i].cursor.advance(1);
+      op.slot(i).cursor.advance(1);
     ++op.next;
     ++progress.elements;
     op.fetched = 0;
@@ -243,7 +243,7 @@ void DSDEngine::complete(DSDOperation &op, DSRFile &dsrs) {
   // Save address: only if the DSR is still what the operation copied (not
   // rebuilt or changed meanwhile); a DSR used twice is written once.
   for (unsigned i = 0; i < op.numOperands; ++i) {
-    const OperandSlot &slot = op.slots[i];
+    const OperandSlot &slot = op.slot(i);
     if (!slot.dsr || !slot.descriptor.saveAddress)
       continue;
     Descriptor advanced = slot.descriptor;

@@ -342,10 +342,10 @@ bool DSDEngine::hasFastOperands(const DSDOperation &op) {
   if (op.isMap())
     return false;
   // Reductions into a pointer feed each result to the next element.
-  if (op.slots[0].cls == OperandClass::Pointer && op.numOperands > 2)
+  if (op.slot(0).cls == OperandClass::Pointer && op.numOperands > 2)
     return false;
   for (unsigned i = 0; i < op.numOperands; ++i) {
-    OperandClass cls = op.slots[i].cls;
+    OperandClass cls = op.slot(i).cls;
     if (cls != OperandClass::Memory && cls != OperandClass::Pointer &&
         cls != OperandClass::Scalar)
       return false;
@@ -368,7 +368,7 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
   bool consecutive = true;
   uint64_t copies = std::min({budget, op.length - op.next, BlockElements});
   for (unsigned i = 0; i < count; ++i) {
-    const OperandSlot &slot = op.slots[i];
+    const OperandSlot &slot = op.slot(i);
     bytes[i] = slot.width / 8;
     if (slot.cls != OperandClass::Scalar) {
       memoryBytes[i] = bytes[i];
@@ -393,7 +393,7 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
     uint64_t n = std::min({budget - done, op.length - op.next, FastChunk});
     std::array<int64_t, 4> lo{}, hi{}, first{};
     for (unsigned i = 0; i < count; ++i) {
-      const OperandSlot &slot = op.slots[i];
+      const OperandSlot &slot = op.slot(i);
       if (!inMemory(slot))
         continue;
       // Elements of one operand are a multiple of 2 bytes apart, so the
@@ -419,7 +419,7 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
       if (!direct) {
         // Mirror: the chunk's bytes at their own addresses, in any shape.
         for (unsigned i = 0; i < count; ++i)
-          if (memoryBytes[i] && (i > 0 || !isDense(op.slots[i])))
+          if (memoryBytes[i] && (i > 0 || !isDense(op.slot(i))))
             memory.read(static_cast<uint32_t>(lo[i]),
                         {mirror + lo[i], static_cast<size_t>(hi[i] - lo[i])});
         views.dest = mirror + lo[0];
@@ -430,7 +430,7 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
       }
       std::array<detail::Cursor, 4> cursors;
       for (unsigned i = 0; i < count; ++i)
-        cursors[i] = op.slots[i].cursor;
+        cursors[i] = op.slot(i).cursor;
       runViewed(kernels, views, results, cursors, broadcast, bytes, memoryBytes,
                 count, n, op.carry);
       if (!direct)
@@ -438,7 +438,7 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
                      {mirror + lo[0], static_cast<size_t>(hi[0] - lo[0])});
     }
     for (unsigned i = 0; i < count; ++i)
-      op.slots[i].cursor.advance(n);
+      op.slot(i).cursor.advance(n);
     op.next += n;
     done += n;
   }

@@ -24,7 +24,7 @@ using pe::OperandMode;
 namespace {
 
 struct Starter {
-  std::array<OperandSlot, DSDOperation::MaxOperands> &slots;
+  DSDOperation &op;
   ResolvedOptions &options;
   int32_t &index;
   unsigned numOperands = 0;
@@ -45,7 +45,7 @@ struct Starter {
   /// Slot `i` from `operand`; `width` is the operation's for DSD
   /// operations, 0 for map (which takes the operand's own).
   bool fill(unsigned i, const pe::Operand &operand, unsigned width) {
-    OperandSlot &slot = slots[i];
+    OperandSlot &slot = op.slot(i);
     auto number = [&] { return std::to_string(firstOperand + i + 1); };
     // Field by field: the descriptor and mem4d state are only read for
     // the operands that set them, and starting is on the hot path.
@@ -148,9 +148,9 @@ struct Starter {
     if (indexReg && *indexReg >= pe::NumRegisters)
       return fail("malformed instruction (index register)");
     for (unsigned i = 0; i < numOperands; ++i) {
-      if (!slots[i].dsr)
+      if (!op.slot(i).dsr)
         continue;
-      const AttachedOptions &a = slots[i].descriptor.options;
+      const AttachedOptions &a = op.slot(i).descriptor.options;
       out.async |= a.async;
       if (out.priority == pe::Priority::Default)
         out.priority = a.priority;
@@ -167,18 +167,18 @@ struct Starter {
     for (unsigned i = 0; i < numOperands; ++i) {
       if (out.priority != pe::Priority::Default)
         break;
-      const OperandSlot &slot = slots[i];
+      const OperandSlot &slot = op.slot(i);
       if (slot.cls == OperandClass::FabIn || slot.cls == OperandClass::FabOut)
         out.priority = slot.descriptor.priority;
       else if (slot.cls == OperandClass::Fifo)
         out.priority = fifos.get(slot.descriptor.fifo).priority;
     }
     // WSE-2's microthread: the fabout's queue, else the first fabin's.
-    if (!ut && slots[0].cls == OperandClass::FabOut)
-      ut = slots[0].descriptor.queue;
+    if (!ut && op.slot(0).cls == OperandClass::FabOut)
+      ut = op.slot(0).descriptor.queue;
     for (unsigned i = 1; i < numOperands && !ut; ++i)
-      if (slots[i].cls == OperandClass::FabIn)
-        ut = slots[i].descriptor.queue;
+      if (op.slot(i).cls == OperandClass::FabIn)
+        ut = op.slot(i).descriptor.queue;
     out.microthread = ut.value_or(0);
     index = indexReg ? static_cast<int32_t>(state.r[*indexReg]) : int32_t{0};
     return true;
@@ -188,7 +188,7 @@ struct Starter {
   /// destination; FIFOs have no length. No DSR: one element.
   uint64_t length() const {
     for (unsigned k = 1; k <= numOperands; ++k) {
-      const OperandSlot &slot = slots[k % numOperands];
+      const OperandSlot &slot = op.slot(k % numOperands);
       if (!slot.dsr)
         continue;
       if (std::optional<uint64_t> n = slot.descriptor.getLength())
@@ -221,7 +221,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   op.mapCallPending = false;
   op.mapResultReady = false;
   op.completed = false;
-  Starter starter{op.slots, op.options, op.index, 0,    0,   inst,
+  Starter starter{op, op.options, op.index, 0,    0,   inst,
                   state,    dsrs,       fifos,    trap, name};
 
   if (inst.opcode == pe::Opcode::Map) {
@@ -233,6 +233,10 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
     op.mapCall.function = static_cast<uint32_t>(inst.operands[0].value);
     op.mapCall.numArgs = static_cast<uint8_t>(count - 2);
     op.numOperands = static_cast<uint8_t>(count - 1);
+    if (op.numOperands > DSDOperation::InlineOperands &&
+        op.moreSlots.empty())
+      op.moreSlots.resize(DSDOperation::MaxOperands -
+                          DSDOperation::InlineOperands);
     starter.numOperands = op.numOperands;
     starter.firstOperand = 1;
     for (unsigned i = 0; i < op.numOperands; ++i)
@@ -257,15 +261,15 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
     op.options.async = false; // the calls run on the main thread
   op.length = starter.length();
   for (unsigned i = 0; i < op.numOperands; ++i)
-    if (op.slots[i].cls == OperandClass::Memory)
-      op.slots[i].cursor = makeMemoryCursor(op.slots[i].descriptor, op.index,
-                                            op.slots[i].width);
+    if (op.slot(i).cls == OperandClass::Memory)
+      op.slot(i).cursor = makeMemoryCursor(op.slot(i).descriptor, op.index,
+                                            op.slot(i).width);
   op.fastOperands = hasFastOperands(op);
   return true;
 }
 
 std::optional<uint8_t> DSDOperation::getAdvanceSwitchColor() const {
-  const detail::OperandSlot &dest = slots[0];
+  const detail::OperandSlot &dest = slot(0);
   if (numOperands && dest.cls == detail::OperandClass::FabOut &&
       dest.descriptor.advanceSwitch)
     return dest.descriptor.color;

@@ -81,7 +81,7 @@ public:
                       std::greater<>>
       timers;
   DSDEngine engine;
-  /// Finished operations (~2 KB each), reused so that starting one does not
+  /// Finished operations (~1 KB each), reused so that starting one does not
   /// allocate.
   std::vector<std::unique_ptr<Flight>> spareFlights;
   std::unique_ptr<Flight> takeFlight();

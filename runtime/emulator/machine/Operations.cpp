@@ -20,8 +20,6 @@ using namespace tessera::emulator::machine;
 
 namespace {
 
-constexpr size_t MaxSpareFlights = 1024;
-
 /// The fabric side of one PE's operations: the router's delivery queues
 /// and inject buffers, named by the descriptor's color (or on WSE-3 the
 /// color its queue is bound to).
@@ -143,9 +141,10 @@ std::unique_ptr<Flight> Band::takeFlight() {
 
 void Band::recycle(std::unique_ptr<Flight> &flight) {
   // Operations end and start all over the band in one cycle; a new one
-  // costs an allocation and clearing ~2 KB, so a band keeps enough for a
-  // busy cycle of many PEs (at most ~2 MB).
-  if (flight && spareFlights.size() < MaxSpareFlights)
+  // costs an allocation and clearing ~1 KB. The band keeps every finished
+  // one: no more than were once in flight together, which memory held
+  // then anyway.
+  if (flight)
     spareFlights.push_back(std::move(flight));
   flight.reset();
 }

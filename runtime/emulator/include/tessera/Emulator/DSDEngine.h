@@ -22,6 +22,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace tessera::emulator {
 
@@ -157,6 +158,16 @@ class DSDOperation {
 public:
   /// Up to: map's destination and 8 arguments.
   static constexpr unsigned MaxOperands = 9;
+  /// Operand `i`: the first InlineOperands (all a DSD operation has) live
+  /// in the operation, a map's further arguments in moreSlots, allocated
+  /// by the first such map and kept while the operation is reused.
+  static constexpr unsigned InlineOperands = 4;
+  detail::OperandSlot &slot(unsigned i) {
+    return i < InlineOperands ? slots[i] : moreSlots[i - InlineOperands];
+  }
+  const detail::OperandSlot &slot(unsigned i) const {
+    return i < InlineOperands ? slots[i] : moreSlots[i - InlineOperands];
+  }
 
   pe::Opcode getOpcode() const { return opcode; }
   bool isMap() const { return opcode == pe::Opcode::Map; }
@@ -203,8 +214,9 @@ private:
   uint32_t result = 0;
   uint32_t mapResult = 0;
   std::array<uint32_t, MaxOperands> values{};
-  std::array<detail::OperandSlot, MaxOperands> slots;
+  std::array<detail::OperandSlot, InlineOperands> slots;
   MapCall mapCall;
+  std::vector<detail::OperandSlot> moreSlots;
 };
 
 /// Executes DSD operations. It holds only scratch buffers, so one engine
