@@ -3,6 +3,7 @@
 #include "tessera/Emulator/PEMemory.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 using namespace tessera::emulator;
@@ -26,6 +27,9 @@ MemoryStatus check(uint32_t address, unsigned size) {
 }
 
 } // namespace
+
+static_assert(std::endian::native == std::endian::little,
+              "load32 and store32 copy PE memory's little-endian words");
 
 PEMemory::PEMemory() : base(Zeros.data()) {}
 
@@ -183,8 +187,14 @@ MemoryStatus PEMemory::load16(uint32_t address, uint16_t &value) const {
 MemoryStatus PEMemory::load32(uint32_t address, uint32_t &value) const {
   if (MemoryStatus status = check(address, 4); status != MemoryStatus::Ok)
     return status;
+  // Only 2-byte alignment is required, so the halves may be on two pages;
+  // mostly they are not (bytes are little-endian here as on the PE).
+  if (address % PageBytes <= PageBytes - 4) {
+    std::memcpy(&value, readPage(address / PageBytes) + address % PageBytes,
+                4);
+    return MemoryStatus::Ok;
+  }
   uint16_t low, high;
-  // Only 2-byte alignment is required, so the halves may be on two pages.
   load16(address, low);
   load16(address + 2, high);
   value = static_cast<uint32_t>(low) | static_cast<uint32_t>(high) << 16;
@@ -210,6 +220,11 @@ MemoryStatus PEMemory::store16(uint32_t address, uint16_t value) {
 MemoryStatus PEMemory::store32(uint32_t address, uint32_t value) {
   if (MemoryStatus status = check(address, 4); status != MemoryStatus::Ok)
     return status;
+  if (address % PageBytes <= PageBytes - 4) {
+    std::memcpy(writePage(address / PageBytes) + address % PageBytes, &value,
+                4);
+    return MemoryStatus::Ok;
+  }
   store16(address, static_cast<uint16_t>(value));
   store16(address + 2, static_cast<uint16_t>(value >> 16));
   return MemoryStatus::Ok;

@@ -360,3 +360,34 @@ bool emulator::executeDSRInstruction(const pe::Instruction &inst,
   dsrs.set(id, d);
   return true;
 }
+
+std::optional<PrebuiltDSR>
+emulator::prebuildDSRInstruction(const pe::Instruction &inst) {
+  switch (inst.opcode) {
+  case Opcode::DsrMem1d:
+  case Opcode::DsrMem4d:
+  case Opcode::DsrCircbuf:
+  case Opcode::DsrFabin:
+  case Opcode::DsrFabout:
+  case Opcode::DsrFifo:
+    break;
+  default:
+    return std::nullopt;
+  }
+  for (const pe::Operand &operand : inst.operands)
+    if (operand.mode == OperandMode::Reg)
+      return std::nullopt;
+  // Builders read neither registers (none named), memory, FIFOs nor the
+  // DSR's old value: running one on empty state gives what any PE gets.
+  CEState state;
+  PEMemory memory;
+  DSRFile dsrs;
+  FifoFile fifos;
+  DSDTrap trap;
+  std::optional<DSRId> id =
+      inst.operands.empty() ? std::nullopt
+                            : DSRId::fromOperand(inst.operands[0]);
+  if (!id || !executeDSRInstruction(inst, state, memory, dsrs, fifos, trap))
+    return std::nullopt;
+  return PrebuiltDSR{*id, dsrs.get(*id)};
+}

@@ -23,6 +23,20 @@ ProgramInfo buildProgramInfo(const LoadedProgram &loaded,
   info.loaded = &loaded;
   const pe::ProgramBinary &binary = loaded.binary;
   info.code = DecodedProgram(binary);
+  for (uint32_t pc = info.code.getCodeBegin(); pc < info.code.getCodeEnd();
+       pc += 2) {
+    const DecodedInst *decoded = info.code.lookup(pc);
+    const pe::Instruction *inst = info.code.getInstruction(*decoded);
+    if (!inst)
+      continue;
+    std::optional<PrebuiltDSR> built = prebuildDSRInstruction(*inst);
+    if (!built)
+      continue;
+    if (info.prebuiltOf.size() <= decoded->aux)
+      info.prebuiltOf.resize(decoded->aux + 1, -1);
+    info.prebuiltOf[decoded->aux] = static_cast<int32_t>(info.prebuilt.size());
+    info.prebuilt.push_back(*built);
+  }
   ImageResult image = PEMemory::buildImage(binary);
   if (!image)
     error = "program '" + loaded.name + "' cannot be loaded: " + *image.error;

@@ -98,6 +98,22 @@ void Band::runMainThread(PE &pe) {
     emulator::RunResult batch =
         emulator::run(pe.ce, pe.memory, info.code, ScalarBatch, trap, &port);
     steps = batch.steps;
+    // A prebuilt DSR builder changes only this PE's DSRs, which nothing
+    // reads before the next operation starts (in a later turn) unless a
+    // microthread's operation writes its address back: with none busy it
+    // joins the batch, one cycle like a scalar instruction.
+    while (batch.result == StepResult::NotScalar && steps < ScalarBatch &&
+           !pe.hasBusyMicrothread()) {
+      const DecodedInst *decoded = info.code.lookup(pe.ce.pc);
+      const PrebuiltDSR *built = decoded ? info.findPrebuilt(*decoded) : nullptr;
+      if (!built)
+        break;
+      pe.dsrs.set(built->dsr, built->descriptor);
+      pe.ce.pc += 2 * decoded->size;
+      batch = emulator::run(pe.ce, pe.memory, info.code,
+                            ScalarBatch - steps - 1, trap, &port);
+      steps += 1 + batch.steps;
+    }
     if (steps) {
       pe.counters.instructions += steps;
       pe.counters.busyCycles += steps;
@@ -222,6 +238,10 @@ void Band::runMainThread(PE &pe) {
       return;
     }
     if (instInfo->instClass == pe::InstClass::DSR) {
+      if (const PrebuiltDSR *built = info.findPrebuilt(*decoded)) {
+        pe.dsrs.set(built->dsr, built->descriptor);
+        break;
+      }
       DSDTrap trap;
       if (!executeDSRInstruction(*inst, ce, pe.memory, pe.dsrs, pe.fifos,
                                  trap)) {

@@ -52,7 +52,8 @@ public:
         blockedOn = {true, false, false, color, fabin.queue};
         return std::nullopt;
       }
-      (void)pollDelivered(network, pe, color);
+      // The head was just seen, so the PE knows the queue's number.
+      (void)network.pollDeliveryQueue(pe.deliveryQueue[color]);
       ++pe.counters.waveletsReceived;
       if (recorder)
         recorder->recordWavelet(pe, color, false);
@@ -71,8 +72,7 @@ public:
       return true;
     }
     if ((pe.blockedOutputQueues >> fabout.queue & 1) ||
-        !network.inject(pe.coord.x, pe.coord.y,
-                        Wavelet{payload, color, fabout.control, 0})) {
+        !injectWavelet(Wavelet{payload, color, fabout.control, 0})) {
       blockedOn = {true, true, false, color, fabout.queue};
       return false;
     }
@@ -83,6 +83,21 @@ public:
   }
 
 private:
+  /// Network::inject through the lane number the PE keeps once its router
+  /// has the color's lane (a send every cycle would find it again).
+  bool injectWavelet(const Wavelet &wavelet) {
+    if (wavelet.color < pe.deliveryQueue.size()) {
+      uint32_t &queue = pe.deliveryQueue[wavelet.color];
+      if (queue == PE::NoQueue)
+        if (std::optional<uint32_t> found = network.findDeliveryQueue(
+                pe.coord.x, pe.coord.y, wavelet.color))
+          queue = *found;
+      if (queue != PE::NoQueue)
+        return network.injectAt(queue, wavelet);
+    }
+    return network.inject(pe.coord.x, pe.coord.y, wavelet);
+  }
+
   uint8_t colorOf(const Descriptor &d,
                   const std::array<std::optional<uint8_t>, 8> &bound) const {
     if (byQueue && d.queue < bound.size() && bound[d.queue])
@@ -299,6 +314,9 @@ bool Band::wouldBlockAgain(const PE &pe, const Flight &flight) const {
     return true;
   if (on.color < 32 && (hostColors >> on.color & 1))
     return false;
+  if (on.color < pe.deliveryQueue.size() &&
+      pe.deliveryQueue[on.color] != PE::NoQueue)
+    return network.isInjectBufferFullAt(pe.deliveryQueue[on.color]);
   return network.isInjectBufferFull(pe.coord.x, pe.coord.y, on.color);
 }
 

@@ -64,6 +64,16 @@ struct ProgramInfo {
   uint64_t initiallyBlocked = 0;
   /// Bit t: task t is a data task.
   uint64_t dataTasks = 0;
+  /// DSR builders with immediate operands, built once for every PE
+  /// (prebuildDSRInstruction): per full instruction (DecodedInst::aux),
+  /// an index into `prebuilt` or -1.
+  std::vector<int32_t> prebuiltOf;
+  std::vector<PrebuiltDSR> prebuilt;
+  const PrebuiltDSR *findPrebuilt(const DecodedInst &inst) const {
+    if (inst.aux >= prebuiltOf.size() || prebuiltOf[inst.aux] < 0)
+      return nullptr;
+    return &prebuilt[prebuiltOf[inst.aux]];
+  }
 };
 
 /// What the main thread is doing.

@@ -161,12 +161,12 @@ void Band::runPEs() {
   turn.swap(awake);
   for (size_t i = 0; i < turn.size(); ++i) {
     // On a large fabric a PE's state and its operations are out of the
-    // caches by its turn: fetch the PE two turns ahead, and the
-    // operations of the next one, whose PE was fetched a turn ago.
+    // caches by its turn: fetch the PE four turns ahead, and the
+    // operations of the one two turns ahead, whose PE is in by now.
+    if (i + 4 < turn.size())
+      prefetchPE(pes[turn[i + 4]]);
     if (i + 2 < turn.size())
-      prefetchPE(pes[turn[i + 2]]);
-    if (i + 1 < turn.size())
-      prefetchFlights(pes[turn[i + 1]]);
+      prefetchFlights(pes[turn[i + 2]]);
     PE &pe = pes[turn[i]];
     pe.awake = false;
     takeControlWavelets(pe);

@@ -248,15 +248,37 @@ bool Network::isInjectBufferFull(unsigned x, unsigned y,
   if (router == None)
     return false; // inject makes the router with empty buffers
   uint32_t lane = s.routers[router].laneOf[color];
-  if (lane == None)
+  return lane != None && isInjectBufferFullAt(lane);
+}
+
+bool Network::isInjectBufferFullAt(uint32_t queue) const {
+  const State &s = *state;
+  if (queue >= s.lanes.size())
     return false;
+  uint32_t lane = queue;
+  // With both swap flags the CE's own wavelets go out on the other color.
   if (s.lanes[lane].has(SwapX) && s.lanes[lane].has(SwapY)) {
-    lane = s.routers[router].laneOf[color ^ 1];
+    lane = s.routers[s.lanes[queue].router].laneOf[s.lanes[queue].color ^ 1];
     if (lane == None)
-      return false;
+      return false; // inject makes it with empty buffers
   }
   const Buffer &buffer = s.lanes[lane].buffers[RampPort];
   return buffer.count >= buffer.capacity;
+}
+
+bool Network::injectAt(uint32_t queue, Wavelet wavelet) {
+  State &s = *state;
+  // The lane is the PE's and the color's: inject's checks passed when it
+  // was made.
+  if (queue >= s.lanes.size() || s.lanes[queue].color != wavelet.color)
+    return false;
+  uint32_t lane = queue;
+  unsigned color = wavelet.color;
+  if (s.lanes[lane].has(SwapX) && s.lanes[lane].has(SwapY)) {
+    color ^= 1;
+    lane = s.ensureLane(s.lanes[queue].router, color);
+  }
+  return s.admit(lane, RampPort, color, wavelet);
 }
 
 std::optional<Wavelet> Network::peekDelivered(unsigned x, unsigned y,

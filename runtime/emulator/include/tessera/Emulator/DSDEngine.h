@@ -214,9 +214,10 @@ private:
   uint32_t result = 0;
   uint32_t mapResult = 0;
   std::array<uint32_t, MaxOperands> values{};
+  /// Up front: slot() reads its address whichever slot it returns.
+  std::vector<detail::OperandSlot> moreSlots;
   std::array<detail::OperandSlot, InlineOperands> slots;
   MapCall mapCall;
-  std::vector<detail::OperandSlot> moreSlots;
 };
 
 /// Executes DSD operations. It holds only scratch buffers, so one engine

@@ -197,6 +197,18 @@ bool executeDSRInstruction(const pe::Instruction &inst, const CEState &state,
                            PEMemory &memory, DSRFile &dsrs, FifoFile &fifos,
                            DSDTrap &trap);
 
+/// What a builder (dsr.mem1d, dsr.mem4d, dsr.circbuf, dsr.fabin,
+/// dsr.fabout, dsr.fifo) writes when none of its operands is a register:
+/// the same DSR and descriptor on every PE, whatever its registers and the
+/// DSR held before, so a program's loader may build it once. None for
+/// other instructions, register operands, or one that would trap (which
+/// executeDSRInstruction then reports where it runs).
+struct PrebuiltDSR {
+  DSRId dsr;
+  Descriptor descriptor;
+};
+std::optional<PrebuiltDSR> prebuildDSRInstruction(const pe::Instruction &inst);
+
 } // namespace tessera::emulator
 
 #endif // TESSERA_EMULATOR_DSRFILE_H

@@ -241,6 +241,11 @@ public:
   /// peekDelivered and pollDelivered of a queue findDeliveryQueue named;
   /// none for an empty queue or a number it never gave.
   std::optional<Wavelet> peekDeliveryQueue(uint32_t queue) const;
+  /// inject and isInjectBufferFull for the PE and color whose delivery
+  /// queue findDeliveryQueue numbered `queue` (both live in one lane);
+  /// false for a number it never gave.
+  bool injectAt(uint32_t queue, Wavelet wavelet);
+  bool isInjectBufferFullAt(uint32_t queue) const;
   std::optional<Wavelet> pollDeliveryQueue(uint32_t queue);
   /// The depth of one delivery queue (1 to NetworkOptions::MaxDepth), e.g.
   /// that of the input queue bound to the color; false and an error when
