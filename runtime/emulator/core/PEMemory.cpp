@@ -190,8 +190,7 @@ MemoryStatus PEMemory::load32(uint32_t address, uint32_t &value) const {
   // Only 2-byte alignment is required, so the halves may be on two pages;
   // mostly they are not (bytes are little-endian here as on the PE).
   if (address % PageBytes <= PageBytes - 4) {
-    std::memcpy(&value, readPage(address / PageBytes) + address % PageBytes,
-                4);
+    std::memcpy(&value, readPage(address / PageBytes) + address % PageBytes, 4);
     return MemoryStatus::Ok;
   }
   uint16_t low, high;

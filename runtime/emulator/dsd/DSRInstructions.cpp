@@ -384,9 +384,9 @@ emulator::prebuildDSRInstruction(const pe::Instruction &inst) {
   DSRFile dsrs;
   FifoFile fifos;
   DSDTrap trap;
-  std::optional<DSRId> id =
-      inst.operands.empty() ? std::nullopt
-                            : DSRId::fromOperand(inst.operands[0]);
+  std::optional<DSRId> id = inst.operands.empty()
+                                ? std::nullopt
+                                : DSRId::fromOperand(inst.operands[0]);
   if (!id || !executeDSRInstruction(inst, state, memory, dsrs, fifos, trap))
     return std::nullopt;
   return PrebuiltDSR{*id, dsrs.get(*id)};

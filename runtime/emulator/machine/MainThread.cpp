@@ -105,7 +105,8 @@ void Band::runMainThread(PE &pe) {
     while (batch.result == StepResult::NotScalar && steps < ScalarBatch &&
            !pe.hasBusyMicrothread()) {
       const DecodedInst *decoded = info.code.lookup(pe.ce.pc);
-      const PrebuiltDSR *built = decoded ? info.findPrebuilt(*decoded) : nullptr;
+      const PrebuiltDSR *built =
+          decoded ? info.findPrebuilt(*decoded) : nullptr;
       if (!built)
         break;
       pe.dsrs.set(built->dsr, built->descriptor);

@@ -239,8 +239,7 @@ unsigned Network::getInjectSpace(unsigned x, unsigned y, unsigned color) const {
   return buffer.capacity - buffer.count;
 }
 
-bool Network::isInjectBufferFull(unsigned x, unsigned y,
-                                 unsigned color) const {
+bool Network::isInjectBufferFull(unsigned x, unsigned y, unsigned color) const {
   const State &s = *state;
   if (!s.contains(x, y) || color >= s.numColors)
     return false;

@@ -90,6 +90,30 @@ TEST_CASE("with both swap flags the CE's own wavelets swap too") {
   CHECK(h.drain(0, 0, 3) == std::vector<Wavelet>{got(3, 1, 1)});
 }
 
+TEST_CASE("by lane number, the CE's own wavelets swap too") {
+  Fabric f(1, 1);
+  f.route(0, 0, 2, swapped(routes(R, R), true, true));
+  f.route(0, 0, 3, routes(R, R));
+  f.route(0, 0, 4, swapped(routes(R, R), true, true));
+  Harness h(f);
+  REQUIRE(h.net.inject(0, 0, data(2, 1)));
+  std::optional<uint32_t> lane = h.net.findDeliveryQueue(0, 0, 2);
+  REQUIRE(lane);
+  CHECK_FALSE(h.net.isInjectBufferFullAt(*lane)); // color 3's, one taken
+  REQUIRE(h.net.injectAt(*lane, data(2, 2)));
+  CHECK(h.net.isInjectBufferFullAt(*lane));
+  CHECK(h.net.isInjectBufferFull(0, 0, 2));
+  CHECK(h.net.getInjectSpace(0, 0, 3) == 0);
+  h.run(3);
+  CHECK(h.drain(0, 0, 3) == std::vector<Wavelet>{got(3, 1, 1), got(3, 2, 2)});
+  // Color 5 has no lane yet: injectAt makes it, as inject would.
+  REQUIRE(h.net.inject(0, 0, data(4, 7)));
+  std::optional<uint32_t> four = h.net.findDeliveryQueue(0, 0, 4);
+  REQUIRE(four);
+  REQUIRE(h.net.injectAt(*four, data(4, 8)));
+  CHECK(h.net.getInjectSpace(0, 0, 5) == 0);
+}
+
 TEST_CASE("a swap to a color the neighbour does not route is an error") {
   Fabric f(2, 1);
   f.route(0, 0, 6, routes(R, E));

@@ -73,6 +73,43 @@ TEST_CASE("a stream moves one wavelet per cycle with buffers of two") {
   CHECK(h.net.getLinkBusyCycles(2, 0, pe::Port::East) == 3);
 }
 
+TEST_CASE("a full inject buffer refuses, by coordinates or by lane") {
+  Harness h(row5());
+  // No router or lane yet: inject would make them and take the wavelet.
+  CHECK_FALSE(h.net.isInjectBufferFull(0, 0, 3));
+  CHECK_FALSE(h.net.findDeliveryQueue(0, 0, 3));
+  REQUIRE(h.net.inject(0, 0, data(3, 1)));
+  std::optional<uint32_t> lane = h.net.findDeliveryQueue(0, 0, 3);
+  REQUIRE(lane);
+  CHECK_FALSE(h.net.isInjectBufferFull(0, 0, 3));
+  CHECK_FALSE(h.net.isInjectBufferFullAt(*lane));
+  REQUIRE(h.net.injectAt(*lane, data(3, 2)));
+  CHECK(h.net.isInjectBufferFull(0, 0, 3));
+  CHECK(h.net.isInjectBufferFullAt(*lane));
+  CHECK_FALSE(h.net.injectAt(*lane, data(3, 3))); // full: nothing numbered
+  // A lane number given for another color, or never given, takes nothing.
+  CHECK_FALSE(h.net.injectAt(*lane, data(4, 3)));
+  CHECK_FALSE(h.net.injectAt(1000, data(3, 3)));
+  CHECK_FALSE(h.net.isInjectBufferFullAt(1000));
+  // Bad calls are inject's to report: the query answers no and records
+  // nothing.
+  CHECK_FALSE(h.net.isInjectBufferFull(9, 0, 3));
+  CHECK_FALSE(h.net.isInjectBufferFull(0, 0, 99));
+  CHECK(h.net.getErrors().empty());
+  h.net.step();
+  CHECK_FALSE(h.net.isInjectBufferFullAt(*lane));
+  REQUIRE(h.net.injectAt(*lane, data(3, 3)));
+  std::vector<Wavelet> arrived;
+  for (unsigned cycle = 0; cycle < 8; ++cycle) {
+    h.net.step();
+    for (const Wavelet &w : h.drain(4, 0, 3))
+      arrived.push_back(w);
+  }
+  CHECK(arrived ==
+        std::vector<Wavelet>{got(3, 1, 1), got(3, 2, 2), got(3, 3, 3)});
+  CHECK(h.net.getCounters().injected == 3);
+}
+
 TEST_CASE("a route turns south and multicasts along the way") {
   // (0,0) -> (1,0) -> (1,1) -> (1,2); (1,1) also keeps a copy.
   Fabric f(2, 3);

@@ -196,10 +196,10 @@ private:
   // the operand slots (~200 bytes each) last, so an operation touches
   // only the slots it has.
   pe::Opcode opcode = pe::Opcode::Invalid;
-  uint8_t numOperands = 0; ///< slot 0 is the destination
-  bool completed = false;  ///< save-address write-back done
+  uint8_t numOperands = 0;   ///< slot 0 is the destination
+  bool completed = false;    ///< save-address write-back done
   bool fastOperands = false; ///< hasFastOperands, set by start()
-  uint16_t fetched = 0; ///< bit i: values[i] holds source i's element
+  uint16_t fetched = 0;      ///< bit i: values[i] holds source i's element
   bool resultReady = false;
   bool mapCallPending = false;
   bool mapResultReady = false;
