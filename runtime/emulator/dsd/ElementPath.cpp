@@ -60,9 +60,8 @@ private:
     uint32_t shown = static_cast<uint32_t>(address);
     badMemoryAccess(trap,
                     std::string(mnemonic(opcode)) + ": element " +
-                        std::to_string(element) +
-                        " of " + operandName(slot) + ": " +
-                        describeAccess(store, status, shown, bytes),
+                        std::to_string(element) + " of " + operandName(slot) +
+                        ": " + describeAccess(store, status, shown, bytes),
                     shown, bytes, element);
     progress.status = DSDStatus::Trapped;
     return false;
@@ -184,8 +183,46 @@ bool ElementRunner::write(const OperandSlot &slot, uint32_t value) {
 
 } // namespace
 
+DSDProgress DSDEngine::runMoves(DSDOperation &op, DSDContext context,
+                                DSDTrap &trap, uint64_t budget) {
+  // runElements for one source whose element is the result (16-bit moves
+  // keep the low half): the same steps and state without the general
+  // loop, since a transfer to or from the fabric runs one element a cycle.
+  DSDProgress progress;
+  ElementRunner runner(context, trap, progress);
+  runner.opcode = op.opcode;
+  runner.index = op.index;
+  detail::OperandSlot &dest = op.slots[0], &source = op.slots[1];
+  bool half =
+      op.opcode == pe::Opcode::FMovHV || op.opcode == pe::Opcode::Mov16V;
+  while (progress.elements < budget && op.next < op.length) {
+    runner.element = op.next;
+    if (!(op.fetched & 2u)) {
+      if (!runner.read(source, op.values[1]))
+        return progress;
+      op.fetched = 2u;
+    }
+    if (!op.resultReady) {
+      op.result = half ? op.values[1] & 0xFFFF : op.values[1];
+      op.resultReady = true;
+    }
+    if (!runner.write(dest, op.result))
+      return progress;
+    dest.cursor.advance(1);
+    source.cursor.advance(1);
+    ++op.next;
+    ++progress.elements;
+    op.fetched = 0;
+    op.resultReady = false;
+  }
+  progress.status = op.next == op.length ? DSDStatus::Done : DSDStatus::Paused;
+  return progress;
+}
+
 DSDProgress DSDEngine::runElements(DSDOperation &op, DSDContext context,
                                    DSDTrap &trap, uint64_t budget) {
+  if (op.isMove)
+    return runMoves(op, context, trap, budget);
   DSDProgress progress;
   ElementRunner runner(context, trap, progress);
   runner.opcode = op.opcode;

@@ -212,6 +212,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   // Until start succeeds the operation is not runnable.
   op.opcode = pe::Opcode::Invalid;
   op.fastOperands = false;
+  op.isMove = false;
   op.numOperands = 0;
   op.length = 0;
   op.next = 0;
@@ -221,8 +222,8 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   op.mapCallPending = false;
   op.mapResultReady = false;
   op.completed = false;
-  Starter starter{op, op.options, op.index, 0,    0,   inst,
-                  state,    dsrs,       fifos,    trap, name};
+  Starter starter{op,    op.options, op.index, 0,    0,   inst,
+                  state, dsrs,       fifos,    trap, name};
 
   if (inst.opcode == pe::Opcode::Map) {
     size_t count = inst.operands.size();
@@ -233,8 +234,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
     op.mapCall.function = static_cast<uint32_t>(inst.operands[0].value);
     op.mapCall.numArgs = static_cast<uint8_t>(count - 2);
     op.numOperands = static_cast<uint8_t>(count - 1);
-    if (op.numOperands > DSDOperation::InlineOperands &&
-        op.moreSlots.empty())
+    if (op.numOperands > DSDOperation::InlineOperands && op.moreSlots.empty())
       op.moreSlots.resize(DSDOperation::MaxOperands -
                           DSDOperation::InlineOperands);
     starter.numOperands = op.numOperands;
@@ -262,9 +262,13 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   op.length = starter.length();
   for (unsigned i = 0; i < op.numOperands; ++i)
     if (op.slot(i).cls == OperandClass::Memory)
-      op.slot(i).cursor = makeMemoryCursor(op.slot(i).descriptor, op.index,
-                                            op.slot(i).width);
+      op.slot(i).cursor =
+          makeMemoryCursor(op.slot(i).descriptor, op.index, op.slot(i).width);
   op.fastOperands = hasFastOperands(op);
+  op.isMove =
+      op.numOperands == 2 &&
+      (op.opcode == pe::Opcode::FMovSV || op.opcode == pe::Opcode::FMovHV ||
+       op.opcode == pe::Opcode::Mov16V || op.opcode == pe::Opcode::Mov32V);
   return true;
 }
 

@@ -199,7 +199,9 @@ private:
   uint8_t numOperands = 0;   ///< slot 0 is the destination
   bool completed = false;    ///< save-address write-back done
   bool fastOperands = false; ///< hasFastOperands, set by start()
-  uint16_t fetched = 0;      ///< bit i: values[i] holds source i's element
+  /// fmovs, fmovh, mov16 or mov32: the result is the source's element.
+  bool isMove = false;
+  uint16_t fetched = 0; ///< bit i: values[i] holds source i's element
   bool resultReady = false;
   bool mapCallPending = false;
   bool mapResultReady = false;
@@ -257,6 +259,9 @@ private:
   uint64_t runFast(DSDOperation &op, PEMemory &memory, uint64_t budget);
   DSDProgress runElements(DSDOperation &op, DSDContext context, DSDTrap &trap,
                           uint64_t budget);
+  /// runElements for a move (DSDOperation::isMove).
+  DSDProgress runMoves(DSDOperation &op, DSDContext context, DSDTrap &trap,
+                       uint64_t budget);
   /// Whether the fast path may run the operation's next elements: its
   /// operands suit it (fastOperands) and no element is half done.
   static bool canRunFast(const DSDOperation &op) {
