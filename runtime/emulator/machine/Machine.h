@@ -66,7 +66,7 @@ public:
   const unsigned firstRow, endRow;
   Network network;
   /// The PEs that run a program, in (y, x) order.
-  std::vector<PE> pes;
+  std::vector<PE, LargeAllocator<PE>> pes;
   /// Per position of the band ((y - firstRow) * width + x): index into
   /// pes, or -1.
   std::vector<int32_t> peIndex;
@@ -83,9 +83,10 @@ public:
   DSDEngine engine;
   /// Finished operations (~1 KB each), reused so that starting one does not
   /// allocate.
-  std::vector<std::unique_ptr<Flight>> spareFlights;
-  std::unique_ptr<Flight> takeFlight();
-  void recycle(std::unique_ptr<Flight> &flight);
+  std::vector<FlightPtr> spareFlights;
+  FlightArena flights;
+  FlightPtr takeFlight();
+  void recycle(FlightPtr &flight);
   /// This band's earliest fault by (cycle, y, x), so that the one reported
   /// does not depend on the order PEs take their turns or on the split.
   std::optional<PEFault> fault;

@@ -142,10 +142,31 @@ static void classify(Flight &flight, const pe::Instruction &inst,
   flight.interactive = fabric || fifo || flight.op.isMap();
 }
 
-std::unique_ptr<Flight> Band::takeFlight() {
+Flight *FlightArena::make() {
+  if (blocks.empty() || blocks.back().used == blocks.back().capacity) {
+    // Small fabrics need a few dozen; large ones grow to a huge page.
+    size_t capacity = blocks.empty() ? 32
+                                     : std::min(2 * blocks.back().capacity,
+                                                HugePageBytes / sizeof(Flight));
+    void *memory = allocateLarge(capacity * sizeof(Flight), alignof(Flight));
+    blocks.push_back({static_cast<Flight *>(memory), capacity, 0});
+  }
+  Block &block = blocks.back();
+  return new (block.flights + block.used++) Flight();
+}
+
+FlightArena::~FlightArena() {
+  for (Block &block : blocks) {
+    for (size_t i = 0; i < block.used; ++i)
+      block.flights[i].~Flight();
+    freeLarge(block.flights, block.capacity * sizeof(Flight), alignof(Flight));
+  }
+}
+
+FlightPtr Band::takeFlight() {
   if (spareFlights.empty())
-    return std::make_unique<Flight>();
-  std::unique_ptr<Flight> flight = std::move(spareFlights.back());
+    return FlightPtr(flights.make());
+  FlightPtr flight = std::move(spareFlights.back());
   spareFlights.pop_back();
   // start() rewrites the operation; the rest is set by startOperation,
   // except what runWhole and advance set later.
@@ -154,18 +175,17 @@ std::unique_ptr<Flight> Band::takeFlight() {
   return flight;
 }
 
-void Band::recycle(std::unique_ptr<Flight> &flight) {
+void Band::recycle(FlightPtr &flight) {
   // Operations end and start all over the band in one cycle; a new one
-  // costs an allocation and clearing ~1 KB. The band keeps every finished
-  // one: no more than were once in flight together, which memory held
-  // then anyway.
+  // costs clearing ~1 KB. The band keeps every finished one: no more than
+  // were once in flight together, which its arena holds anyway.
   if (flight)
     spareFlights.push_back(std::move(flight));
   flight.reset();
 }
 void Band::startOperation(PE &pe, const pe::Instruction &inst) {
   CEState &ce = pe.ce;
-  std::unique_ptr<Flight> flight = takeFlight();
+  FlightPtr flight = takeFlight();
   DSDTrap trap;
   if (!DSDEngine::start(flight->op, inst, ce, pe.dsrs, pe.fifos, trap)) {
     fail(pe, ce.pc, trap.message);

@@ -13,6 +13,7 @@
 #include "tessera/Emulator/DSDEngine.h"
 #include "tessera/Emulator/DecodedProgram.h"
 #include "tessera/Emulator/Emulator.h"
+#include "tessera/Emulator/HugePages.h"
 #include "tessera/Target/TargetModel.h"
 
 #include <array>
@@ -119,6 +120,34 @@ struct Flight {
   DSDOperation op;
 };
 
+/// Flights live in their band's FlightArena, which destroys them; their
+/// holders only hand them back (Band::recycle), so the pointer frees
+/// nothing.
+struct FlightRelease {
+  void operator()(Flight *) const noexcept {}
+};
+using FlightPtr = std::unique_ptr<Flight, FlightRelease>;
+
+/// Where a band's operations in flight live: blocks of Flights, growing
+/// to a huge page each (HugePages.h), kept until the band goes. A large
+/// fabric has tens of thousands in flight and visits them every cycle.
+class FlightArena {
+public:
+  FlightArena() = default;
+  FlightArena(const FlightArena &) = delete;
+  FlightArena &operator=(const FlightArena &) = delete;
+  ~FlightArena();
+  /// A new, value-initialised Flight.
+  Flight *make();
+
+private:
+  struct Block {
+    Flight *flights = nullptr;
+    size_t capacity = 0, used = 0;
+  };
+  std::vector<Block> blocks;
+};
+
 /// The ports of an operation on memory only, which never asks for them.
 class NoPorts final : public DSDPorts {
 public:
@@ -182,10 +211,9 @@ struct PE {
   /// The cycle the current activity started (for recording).
   uint64_t activityStart = 0;
   uint64_t readyAt = 0; ///< the first cycle it may act again
-  std::unique_ptr<Flight> operation;
+  FlightPtr operation;
   bool inMapCall = false;
-  std::array<std::unique_ptr<Flight>, target::TargetModel::getNumMicrothreads()>
-      microthreads;
+  std::array<FlightPtr, target::TargetModel::getNumMicrothreads()> microthreads;
 
   // Config words.
   bool tscEnabled = false;

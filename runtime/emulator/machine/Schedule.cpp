@@ -140,7 +140,7 @@ static void prefetchFlight(const Flight *flight) {
 
 static void prefetchFlights(const PE &pe) {
   prefetchFlight(pe.operation.get());
-  for (const std::unique_ptr<Flight> &flight : pe.microthreads)
+  for (const FlightPtr &flight : pe.microthreads)
     prefetchFlight(flight.get());
 }
 

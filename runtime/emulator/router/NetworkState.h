@@ -11,6 +11,7 @@
 #ifndef TESSERA_EMULATOR_ROUTER_NETWORKSTATE_H
 #define TESSERA_EMULATOR_ROUTER_NETWORKSTATE_H
 
+#include "tessera/Emulator/HugePages.h"
 #include "tessera/Emulator/Network.h"
 
 #include <array>
@@ -175,10 +176,11 @@ struct Network::State {
   std::array<std::vector<BoundaryWavelet>, 2> outbox;
 
   std::vector<uint32_t> routerOf; ///< per PE (row-major), or None
-  std::vector<Router> routers;
-  std::vector<Lane> lanes;
-  std::vector<LaneCold> cold; ///< per lane
-  std::vector<Entry> pool;
+  // Visited every cycle on a large fabric: on huge pages (HugePages.h).
+  std::vector<Router, LargeAllocator<Router>> routers;
+  std::vector<Lane, LargeAllocator<Lane>> lanes;
+  std::vector<LaneCold, LargeAllocator<LaneCold>> cold; ///< per lane
+  std::vector<Entry, LargeAllocator<Entry>> pool;
   /// Per router: the colors whose lane may route (configured, not in
   /// teardown) and holds input wavelets, and Listed. Apart from the routers
   /// so that the cycle's updates hit a small, cached array.
