@@ -138,10 +138,15 @@ static void prefetchFlight(const Flight *flight) {
     __builtin_prefetch(bytes + offset);
 }
 
-static void prefetchFlights(const PE &pe) {
+/// The PE's operations, and the router lanes of the colors it has used
+/// (its transfers poll and inject there).
+static void prefetchFlights(const Network &network, const PE &pe) {
   prefetchFlight(pe.operation.get());
   for (const FlightPtr &flight : pe.microthreads)
     prefetchFlight(flight.get());
+  for (uint32_t queue : pe.deliveryQueue)
+    if (queue != PE::NoQueue)
+      network.prefetchQueue(queue);
 }
 
 void Band::runPEs() {
@@ -166,7 +171,7 @@ void Band::runPEs() {
     if (i + 4 < turn.size())
       prefetchPE(pes[turn[i + 4]]);
     if (i + 2 < turn.size())
-      prefetchFlights(pes[turn[i + 2]]);
+      prefetchFlights(network, pes[turn[i + 2]]);
     PE &pe = pes[turn[i]];
     pe.awake = false;
     takeControlWavelets(pe);

@@ -265,6 +265,12 @@ bool Network::isInjectBufferFullAt(uint32_t queue) const {
   return buffer.count >= buffer.capacity;
 }
 
+void Network::prefetchQueue(uint32_t queue) const {
+  const State &s = *state;
+  if (queue < s.lanes.size())
+    __builtin_prefetch(&s.lanes[queue]);
+}
+
 bool Network::injectAt(uint32_t queue, Wavelet wavelet) {
   State &s = *state;
   // The lane is the PE's and the color's: inject's checks passed when it

@@ -404,8 +404,10 @@ void Network::step() {
     if (i + 16 < e)
       __builtin_prefetch(&s.routers[s.active[i + 16]]);
     if (i + 8 < e) {
+      // Every pending lane: a busy router has several.
       uint32_t ahead = s.active[i + 8];
-      if (uint32_t colors = s.pending[ahead] & ~State::Listed) {
+      for (uint32_t colors = s.pending[ahead] & ~State::Listed; colors;
+           colors &= colors - 1) {
         uint32_t lane = s.routers[ahead].laneOf[std::countr_zero(colors)];
         __builtin_prefetch(&s.lanes[lane]);
         __builtin_prefetch(&s.cold[lane]);
@@ -420,8 +422,20 @@ void Network::step() {
     s.decide(router);
   }
   s.active.resize(kept);
-  for (size_t i = 0; i < s.numMoves; ++i)
+  // The lanes decide read may have left the cache since: fetch each
+  // move's lane and the lanes it sends to 8 moves ahead.
+  for (size_t i = 0; i < s.numMoves; ++i) {
+    if (i + 8 < s.numMoves) {
+      const Move &ahead = s.moves[i + 8];
+      __builtin_prefetch(&s.lanes[ahead.lane]);
+      for (unsigned dirs = ahead.links & LinkBits; dirs; dirs &= dirs - 1) {
+        uint32_t dest = ahead.dest[std::countr_zero(dirs)];
+        if (dest < s.lanes.size())
+          __builtin_prefetch(&s.lanes[dest]);
+      }
+    }
     s.apply(s.moves[i]);
+  }
   s.counters.waitCycles += waitingAtStart - s.numMoves;
   ++s.counters.cycles;
 }
