@@ -21,6 +21,7 @@ std::optional<Wavelet> machine::peekDelivered(const Network &network,
     if (!found)
       return std::nullopt; // no lane yet: nothing was delivered
     queue = *found;
+    pe.knownQueues |= uint32_t(1) << color;
   }
   return network.peekDeliveryQueue(queue);
 }

@@ -90,8 +90,10 @@ private:
       uint32_t &queue = pe.deliveryQueue[wavelet.color];
       if (queue == PE::NoQueue)
         if (std::optional<uint32_t> found = network.findDeliveryQueue(
-                pe.coord.x, pe.coord.y, wavelet.color))
+                pe.coord.x, pe.coord.y, wavelet.color)) {
           queue = *found;
+          pe.knownQueues |= uint32_t(1) << wavelet.color;
+        }
       if (queue != PE::NoQueue)
         return network.injectAt(queue, wavelet);
     }

@@ -189,6 +189,8 @@ struct PE {
   /// (Network::findDeliveryQueue), found on first use. A cache, so the
   /// const queries may fill it in.
   static constexpr uint32_t NoQueue = UINT32_MAX;
+  /// Bit c: deliveryQueue[c] is known (also filled by the const queries).
+  mutable uint32_t knownQueues = 0;
   mutable std::array<uint32_t, 32> deliveryQueue = [] {
     std::array<uint32_t, 32> queues;
     queues.fill(NoQueue);

@@ -122,6 +122,9 @@ bool Band::skipCycles(uint64_t cycles) {
   return true;
 }
 
+/// Turns in a cycle from which runPEs prefetches (some 4 MB of PEs).
+static constexpr size_t PrefetchFromTurns = 1024;
+
 static void prefetchPE(const PE &pe) {
   const char *bytes = reinterpret_cast<const char *>(&pe);
   for (size_t offset = 0; offset < sizeof(PE); offset += 64)
@@ -144,9 +147,11 @@ static void prefetchFlights(const Network &network, const PE &pe) {
   prefetchFlight(pe.operation.get());
   for (const FlightPtr &flight : pe.microthreads)
     prefetchFlight(flight.get());
-  for (uint32_t queue : pe.deliveryQueue)
-    if (queue != PE::NoQueue)
-      network.prefetchQueue(queue);
+  std::array<uint32_t, 32> queues;
+  unsigned count = 0;
+  for (uint32_t colors = pe.knownQueues; colors; colors &= colors - 1)
+    queues[count++] = pe.deliveryQueue[std::countr_zero(colors)];
+  network.prefetchQueues({queues.data(), count});
 }
 
 void Band::runPEs() {
@@ -164,13 +169,15 @@ void Band::runPEs() {
   // allocates once both have grown.
   turn.clear();
   turn.swap(awake);
+  // When many PEs take turns, a PE's state, its operations and its lanes
+  // are out of the caches by its turn: fetch the PE four turns ahead, and
+  // the rest for the one two turns ahead, whose PE is in by now. Fewer
+  // PEs' state stays cached, and fetching would only cost instructions.
+  size_t ahead = turn.size() >= PrefetchFromTurns ? turn.size() : 0;
   for (size_t i = 0; i < turn.size(); ++i) {
-    // On a large fabric a PE's state and its operations are out of the
-    // caches by its turn: fetch the PE four turns ahead, and the
-    // operations of the one two turns ahead, whose PE is in by now.
-    if (i + 4 < turn.size())
+    if (i + 4 < ahead)
       prefetchPE(pes[turn[i + 4]]);
-    if (i + 2 < turn.size())
+    if (i + 2 < ahead)
       prefetchFlights(network, pes[turn[i + 2]]);
     PE &pe = pes[turn[i]];
     pe.awake = false;

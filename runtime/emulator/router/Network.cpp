@@ -265,10 +265,11 @@ bool Network::isInjectBufferFullAt(uint32_t queue) const {
   return buffer.count >= buffer.capacity;
 }
 
-void Network::prefetchQueue(uint32_t queue) const {
+void Network::prefetchQueues(std::span<const uint32_t> queues) const {
   const State &s = *state;
-  if (queue < s.lanes.size())
-    __builtin_prefetch(&s.lanes[queue]);
+  for (uint32_t queue : queues)
+    if (queue < s.lanes.size())
+      __builtin_prefetch(&s.lanes[queue]);
 }
 
 bool Network::injectAt(uint32_t queue, Wavelet wavelet) {

@@ -386,6 +386,9 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
 // Network
 //===----------------------------------------------------------------------===//
 
+/// Active routers from which step fetches every lane it will touch ahead.
+static constexpr size_t PrefetchAllFrom = 1024;
+
 void Network::step() {
   State &s = *state;
   size_t waitingAtStart = s.inFlight;
@@ -397,6 +400,7 @@ void Network::step() {
   // Routers left with nothing to route leave the worklist here, keeping its
   // order; those that become active in this cycle join at its end.
   size_t kept = 0;
+  bool large = s.active.size() >= PrefetchAllFrom;
   for (size_t i = 0, e = s.active.size(); i < e; ++i) {
     // Large fabrics miss the cache on every router and lane: fetch the
     // router 16 ahead, and 8 ahead (its router cached by now) its first
@@ -404,10 +408,11 @@ void Network::step() {
     if (i + 16 < e)
       __builtin_prefetch(&s.routers[s.active[i + 16]]);
     if (i + 8 < e) {
-      // Every pending lane: a busy router has several.
+      // Its pending lanes (all of them when many routers are active, as a
+      // busy router has several and they are far apart).
       uint32_t ahead = s.active[i + 8];
       for (uint32_t colors = s.pending[ahead] & ~State::Listed; colors;
-           colors &= colors - 1) {
+           colors = large ? colors & (colors - 1) : 0) {
         uint32_t lane = s.routers[ahead].laneOf[std::countr_zero(colors)];
         __builtin_prefetch(&s.lanes[lane]);
         __builtin_prefetch(&s.cold[lane]);
@@ -422,10 +427,11 @@ void Network::step() {
     s.decide(router);
   }
   s.active.resize(kept);
-  // The lanes decide read may have left the cache since: fetch each
-  // move's lane and the lanes it sends to 8 moves ahead.
+  // With many routers, the lanes decide read may have left the cache
+  // since: fetch each move's lane and the lanes it sends to 8 moves ahead.
+  size_t ahead = large ? s.numMoves : 0;
   for (size_t i = 0; i < s.numMoves; ++i) {
-    if (i + 8 < s.numMoves) {
+    if (i + 8 < ahead) {
       const Move &ahead = s.moves[i + 8];
       __builtin_prefetch(&s.lanes[ahead.lane]);
       for (unsigned dirs = ahead.links & LinkBits; dirs; dirs &= dirs - 1) {

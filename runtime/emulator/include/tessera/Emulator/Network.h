@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -246,9 +247,9 @@ public:
   /// false for a number it never gave.
   bool injectAt(uint32_t queue, Wavelet wavelet);
   bool isInjectBufferFullAt(uint32_t queue) const;
-  /// A hint that the CE will soon use the lane of `queue` (a PE about to
-  /// take its turn): starts loading it into the cache.
-  void prefetchQueue(uint32_t queue) const;
+  /// A hint that the CE will soon use the lanes of `queues` (a PE about to
+  /// take its turn): starts loading them into the cache.
+  void prefetchQueues(std::span<const uint32_t> queues) const;
   std::optional<Wavelet> pollDeliveryQueue(uint32_t queue);
   /// The depth of one delivery queue (1 to NetworkOptions::MaxDepth), e.g.
   /// that of the input queue bound to the color; false and an error when
