@@ -100,7 +100,7 @@ emulator::RunOutcome
 SdkRuntime::State::runDevice(uint64_t maxCycles,
                              const std::function<bool()> &until) {
   if (streams.empty())
-    return emulator->run(maxCycles, until);
+    return device->run(maxCycles, until);
   // A condition disables the emulator's skipping of idle stretches, which
   // changes its speed but not a cycle count.
   bool serviced = false; // at this cycle boundary already
@@ -112,8 +112,7 @@ SdkRuntime::State::runDevice(uint64_t maxCycles,
   };
   emulator::RunOutcome total;
   while (true) {
-    emulator::RunOutcome outcome =
-        emulator->run(maxCycles - total.cycles, step);
+    emulator::RunOutcome outcome = device->run(maxCycles - total.cycles, step);
     total.cycles += outcome.cycles;
     total.status = outcome.status;
     // The emulator calls a cycle without moves a stall, but the host may
@@ -125,32 +124,51 @@ SdkRuntime::State::runDevice(uint64_t maxCycles,
 }
 
 bool SdkRuntime::State::serviceStreams() {
-  bool moved = false;
+  // One request for every stream: a word into each input stream's port,
+  // every word out of each output stream's exit.
+  std::vector<EdgeInjection> injections;
+  std::vector<StreamState *> sending;
+  std::vector<EdgePoll> polls;
+  std::vector<StreamState *> receiving;
   for (StreamState &stream : streams) {
     const emulator::HostStream &info = *stream.info;
-    emulator::Network &net = emulator->getNetworkForRow(info.y);
     if (!info.output) {
-      if (stream.toSend.empty() ||
-          !net.injectAtEdge(info.x, info.y, info.port,
-                            {stream.toSend.front(), info.color, false, 0}))
+      if (stream.toSend.empty())
         continue;
-      moved = true;
-      stream.toSend.pop_front();
-      StreamOp &op = stream.ops.front();
-      if (++op.done == op.count)
-        stream.ops.pop_front();
+      injections.push_back({info.x,
+                            info.y,
+                            info.port,
+                            {stream.toSend.front(), info.color, false, 0}});
+      sending.push_back(&stream);
       continue;
     }
     // Drained whether or not a receive waits, so that a program may send
     // before the host asks.
-    while (std::optional<emulator::Wavelet> w =
-               net.pollEdgeExit(info.x, info.y, info.port, info.color)) {
+    polls.push_back({info.x, info.y, info.port, info.color});
+    receiving.push_back(&stream);
+  }
+  std::vector<uint8_t> injected;
+  std::vector<std::vector<emulator::Wavelet>> polled;
+  device->serviceEdges(injections, polls, injected, polled);
+  bool moved = false;
+  for (size_t i = 0; i < sending.size(); ++i) {
+    if (!injected[i])
+      continue;
+    StreamState &stream = *sending[i];
+    moved = true;
+    stream.toSend.pop_front();
+    StreamOp &op = stream.ops.front();
+    if (++op.done == op.count)
+      stream.ops.pop_front();
+  }
+  for (size_t i = 0; i < receiving.size(); ++i) {
+    StreamState &stream = *receiving[i];
+    for (const emulator::Wavelet &w : polled[i]) {
       moved = true;
       // Control wavelets steer routers on the way (a mux advancing its
       // switch, say); the host takes data only, as the SDK's streams do.
-      if (w->control)
-        continue;
-      stream.arrived.push_back(w->payload);
+      if (!w.control)
+        stream.arrived.push_back(w.payload);
     }
     fillReceives(stream);
   }

@@ -38,11 +38,7 @@ TaskHandle SdkRuntime::launch(const std::string &name,
 
   // Every PE that runs a program must export the function and take part in
   // the command stream.
-  struct Target {
-    unsigned x, y;
-    uint32_t address;
-  };
-  std::vector<Target> targets;
+  std::vector<CallTarget> targets;
   const emulator::FabricLayout &layout = s.output.layout;
   for (unsigned y = 0; y < layout.getHeight(); ++y) {
     for (unsigned x = 0; x < layout.getWidth(); ++x) {
@@ -64,27 +60,26 @@ TaskHandle SdkRuntime::launch(const std::string &name,
     }
   }
 
-  for (const Target &t : targets) {
-    s.emulator->setTaskBlocked(t.x, t.y, CommandStreamTask, true);
-    std::string error;
-    if (!s.emulator->call(t.x, t.y, t.address, args, error))
-      throw HostError("launch: " + error);
-  }
-  size_t done = 0; // targets[0, done) have unblocked the stream
-  s.runUntil(what, [&] {
-    while (done < targets.size() &&
-           !s.emulator->isTaskBlocked(targets[done].x, targets[done].y,
-                                      CommandStreamTask))
-      ++done;
-    return done == targets.size();
-  }, [&] {
-    size_t left = 0;
-    for (const Target &t : targets)
-      left += s.emulator->isTaskBlocked(t.x, t.y, CommandStreamTask);
-    const Target &first = targets[done];
-    return std::to_string(left) + " of " + std::to_string(targets.size()) +
-           " PEs have not called unblock_cmd_stream(), the first " +
-           s.describePE(first.x, first.y);
-  });
+  if (std::optional<std::pair<size_t, std::string>> error =
+          s.device->callAll(targets, CommandStreamTask, args))
+    throw HostError("launch: " + error->second);
+  // PEs without a program never block the stream, so the whole rectangle
+  // is scanned: PE `done` is the first not seen to unblock it yet.
+  Scan unblocked{Region{0, 0, layout.getWidth(), layout.getHeight()},
+                 PETest::TaskUnblocked, CommandStreamTask};
+  uint64_t count = uint64_t(layout.getWidth()) * layout.getHeight(), done = 0;
+  s.runUntil(
+      what,
+      [&] {
+        done = s.device->findFirstFailing(unblocked, done);
+        return done == count;
+      },
+      [&] {
+        uint64_t left = s.device->countFailing(unblocked);
+        return std::to_string(left) + " of " + std::to_string(targets.size()) +
+               " PEs have not called unblock_cmd_stream(), the first " +
+               s.describePE(unsigned(done % layout.getWidth()),
+                            unsigned(done / layout.getWidth()));
+      });
   return {s.nextHandle++};
 }

@@ -85,13 +85,16 @@ const pe::Symbol &symbolOn(const SdkRuntime::State &s, const Copy &copy,
 void waitForRegion(SdkRuntime::State &s, const Copy &copy) {
   const Region &r = copy.region;
   uint64_t count = uint64_t(r.width) * r.height, done = 0;
+  Scan idle{r, PETest::MainThreadIdle};
   s.runUntil(copy.what, [&] {
-    while (done < count &&
-           s.emulator->isMainThreadIdle(r.x + done % r.width,
-                                        r.y + done / r.width))
-      ++done;
+    done = s.device->findFirstFailing(idle, done);
     return done == count;
   });
+}
+
+/// Whether `bytes` bytes at `address` lie in a PE's memory.
+bool fitsMemory(uint32_t address, size_t bytes) {
+  return uint64_t(address) + bytes <= pe::MemoryBytes;
 }
 
 /// Everything a copy checks, then the wait for the region's CEs.
@@ -152,22 +155,36 @@ TaskHandle SdkRuntime::memcpyH2D(uint32_t symbolId,
   State &s = *state;
   Copy copy = prepareCopy(s, "memcpy_h2d", symbolId, region, elementsPerPE,
                           type, order, data.size(), true);
-  std::vector<uint8_t> bytes(elementsPerPE * copy.bytes);
-  for (int64_t r = 0; r < region.height; ++r) {
-    for (int64_t c = 0; c < region.width; ++c) {
+  // One request for the region; the PEs before one the symbol does not
+  // fit are written, as PE after PE would.
+  std::vector<MemoryPiece> pieces;
+  std::optional<std::string> misfit;
+  for (int64_t r = 0; r < region.height && !misfit; ++r) {
+    for (int64_t c = 0; c < region.width && !misfit; ++c) {
       unsigned x = region.x + c, y = region.y + r;
+      const pe::Symbol &symbol = symbolOn(s, copy, x, y);
+      MemoryPiece &piece = pieces.emplace_back();
+      piece = {x, y, symbol.address,
+               std::vector<uint8_t>(elementsPerPE * copy.bytes)};
       for (uint64_t e = 0; e < elementsPerPE; ++e) {
         uint32_t word = data[copy.hostIndex(c, r, e)];
         for (unsigned b = 0; b < copy.bytes; ++b)
-          bytes[e * copy.bytes + b] = static_cast<uint8_t>(word >> (8 * b));
+          piece.bytes[e * copy.bytes + b] =
+              static_cast<uint8_t>(word >> (8 * b));
       }
-      const pe::Symbol &symbol = symbolOn(s, copy, x, y);
-      if (s.emulator->writeMemory(x, y, symbol.address, bytes) !=
-          emulator::MemoryStatus::Ok)
-        throw HostError("memcpy_h2d: '" + symbol.name + "' lies outside " +
-                        s.describePE(x, y) + "'s memory");
+      if (!fitsMemory(symbol.address, piece.bytes.size())) {
+        misfit = "memcpy_h2d: '" + symbol.name + "' lies outside " +
+                 s.describePE(x, y) + "'s memory";
+        pieces.pop_back();
+      }
     }
   }
+  size_t failed = s.device->writeMemory(pieces);
+  if (failed < pieces.size())
+    misfit = "memcpy_h2d: '" + copy.symbol->name + "' lies outside " +
+             s.describePE(pieces[failed].x, pieces[failed].y) + "'s memory";
+  if (misfit)
+    throw HostError(*misfit);
   s.runFor("memcpy_h2d", elementsPerPE);
   return {s.nextHandle++};
 }
@@ -178,21 +195,28 @@ TaskHandle SdkRuntime::memcpyD2H(std::span<uint32_t> data, uint32_t symbolId,
   State &s = *state;
   Copy copy = prepareCopy(s, "memcpy_d2h", symbolId, region, elementsPerPE,
                           type, order, data.size(), false);
-  std::vector<uint8_t> bytes(elementsPerPE * copy.bytes);
-  for (int64_t r = 0; r < region.height; ++r) {
+  std::vector<MemoryPiece> pieces;
+  for (int64_t r = 0; r < region.height; ++r)
     for (int64_t c = 0; c < region.width; ++c) {
       unsigned x = region.x + c, y = region.y + r;
       const pe::Symbol &symbol = symbolOn(s, copy, x, y);
-      if (s.emulator->readMemory(x, y, symbol.address, bytes) !=
-          emulator::MemoryStatus::Ok)
-        throw HostError("memcpy_d2h: '" + symbol.name + "' lies outside " +
-                        s.describePE(x, y) + "'s memory");
-      for (uint64_t e = 0; e < elementsPerPE; ++e) {
-        uint32_t word = 0;
-        for (unsigned b = 0; b < copy.bytes; ++b)
-          word |= uint32_t(bytes[e * copy.bytes + b]) << (8 * b);
-        data[copy.hostIndex(c, r, e)] = word;
-      }
+      pieces.push_back({x, y, symbol.address,
+                        std::vector<uint8_t>(elementsPerPE * copy.bytes)});
+    }
+  // The host array is written up to the first PE that cannot be read, as
+  // PE after PE would.
+  size_t failed = s.device->readMemory(pieces);
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const MemoryPiece &piece = pieces[i];
+    if (i == failed)
+      throw HostError("memcpy_d2h: '" + copy.symbol->name + "' lies outside " +
+                      s.describePE(piece.x, piece.y) + "'s memory");
+    int64_t c = int64_t(i) % region.width, r = int64_t(i) / region.width;
+    for (uint64_t e = 0; e < elementsPerPE; ++e) {
+      uint32_t word = 0;
+      for (unsigned b = 0; b < copy.bytes; ++b)
+        word |= uint32_t(piece.bytes[e * copy.bytes + b]) << (8 * b);
+      data[copy.hostIndex(c, r, e)] = word;
     }
   }
   s.runFor("memcpy_d2h", elementsPerPE);

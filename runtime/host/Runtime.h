@@ -2,6 +2,8 @@
 #ifndef TESSERA_HOST_RUNTIME_H
 #define TESSERA_HOST_RUNTIME_H
 
+#include "Device.h"
+
 #include "tessera/Host/SdkRuntime.h"
 
 #include <chrono>
@@ -37,7 +39,9 @@ struct StreamState {
 struct SdkRuntime::State {
   RuntimeOptions options;
   emulator::LoadedOutput output;
-  std::unique_ptr<emulator::Emulator> emulator;
+  /// The fabric, from load() on: this process's emulator or, with ranks,
+  /// every rank's (Device.h).
+  std::unique_ptr<Device> device;
   Phase phase = Phase::Created;
   uint64_t nextHandle = 1;
   std::ofstream simLog;   ///< opened at the first simprint line
@@ -50,12 +54,12 @@ struct SdkRuntime::State {
       std::chrono::steady_clock::now();
 
   /// Appends the run's figures to options.statsPath.
-  void writeStats() const;
+  void writeStats();
   /// options.recordDirectory/run.json (HostError if it cannot).
-  void writeRecord() const;
+  void writeRecord();
   /// After a fault or deadlock in `what`: the core dumps options ask for,
   /// and a line for the error saying where they are ("" without).
-  std::string dumpCores(const std::string &what) const;
+  std::string dumpCores(const std::string &what);
 
   /// Sends a simprint line where options say.
   void print(const emulator::PrintedLine &line);

@@ -2,8 +2,6 @@
 
 #include "Runtime.h"
 
-#include "tessera/Record/CoreDump.h"
-#include "tessera/Record/RunRecordBuilder.h"
 #include "tessera/Support/Format.h"
 #include "tessera/Viz/RunRecordJSON.h"
 
@@ -71,11 +69,11 @@ void SdkRuntime::State::runUntil(const std::string &why,
     return;
   case emulator::RunStatus::Faulted:
     throw HostError(why + ": the device faulted: " +
-                    emulator::formatFault(*emulator->getFault()) +
+                    emulator::formatFault(*device->getFault()) +
                     dumpCores(why + " faulted"));
   case emulator::RunStatus::Idle:
   case emulator::RunStatus::Stalled: {
-    emulator::DeadlockReport report = emulator->getDeadlock();
+    emulator::DeadlockReport report = device->getDeadlock();
     std::string text = why + " cannot finish: ";
     if (pending)
       text += pending() + "; ";
@@ -95,16 +93,16 @@ void SdkRuntime::State::runFor(const std::string &why, uint64_t cycles) {
   emulator::RunOutcome outcome = runDevice(cycles);
   if (outcome.status == emulator::RunStatus::Faulted)
     throw HostError(why + ": the device faulted: " +
-                    emulator::formatFault(*emulator->getFault()) +
+                    emulator::formatFault(*device->getFault()) +
                     dumpCores(why + " faulted"));
 }
 
-std::string SdkRuntime::State::dumpCores(const std::string &what) const {
+std::string SdkRuntime::State::dumpCores(const std::string &what) {
   if (options.coreDumpDirectory.empty())
     return "";
-  std::string error =
-      writeCoreDumps(*emulator, output, "requested (" + what + ")",
-                     options.coreDumpDirectory, options.coreDumpRegion);
+  std::string error = device->writeCoreDumps({"requested (" + what + ")",
+                                              options.coreDumpDirectory,
+                                              options.coreDumpRegion});
   if (!error.empty())
     return "\n(no core dumps: " + error + ")";
   return "\n(core dumps in '" + options.coreDumpDirectory + "')";
@@ -138,6 +136,12 @@ SdkRuntime::SdkRuntime(const std::string &directory, RuntimeOptions options)
   if (!loaded)
     throw HostError(loaded.error);
   state->output = std::move(*loaded.value);
+  const RankServers *ranks = state->options.ranks.get();
+  unsigned rows = state->output.layout.getHeight();
+  if (ranks && ranks->getSize() > rows)
+    throw HostError("SdkRuntime: " + std::to_string(ranks->getSize()) +
+                    " MPI ranks for a rectangle of " + std::to_string(rows) +
+                    " rows: at most one rank per row");
 }
 
 SdkRuntime::~SdkRuntime() = default;
@@ -181,8 +185,8 @@ void SdkRuntime::load() {
                 << " wavelets in flight\033[K" << std::flush;
       s->progressShown = true;
     };
-  state->emulator =
-      std::make_unique<emulator::Emulator>(state->output, emulatorOptions);
+  state->device = std::make_unique<Device>(state->output, emulatorOptions,
+                                           state->options.ranks);
   // memcpy routes its D2H colors to the host before any command: what a PE
   // sends on a color the layout routes nowhere goes to the host, to wait
   // for the D2H that reads it (a color the layout routes elsewhere but not
@@ -193,7 +197,7 @@ void SdkRuntime::load() {
                           .getNumRoutableColors();
     for (unsigned c = 0; c < colors; ++c)
       if (std::find(routed.begin(), routed.end(), c) == routed.end())
-        state->emulator->captureColor(c);
+        state->device->captureColor(c);
   }
   for (const emulator::HostStream &info : state->output.metadata.hostStreams) {
     StreamState &stream = state->streams.emplace_back();
@@ -214,7 +218,7 @@ void SdkRuntime::run() {
       state->runDevice(state->options.maxCyclesPerCommand);
   if (outcome.status == emulator::RunStatus::Faulted)
     throw HostError("run: the device faulted: " +
-                    emulator::formatFault(*state->emulator->getFault()));
+                    emulator::formatFault(*state->device->getFault()));
 }
 
 void SdkRuntime::stop() {
@@ -234,21 +238,22 @@ void SdkRuntime::stop() {
     state->writeRecord();
 }
 
-void SdkRuntime::State::writeRecord() const {
+void SdkRuntime::State::writeRecord() {
+  // With ranks, every rank takes part in gathering the record first.
+  viz::RunRecord record = device->buildRecord();
   const std::string &directory = options.recordDirectory;
   std::error_code error;
   std::filesystem::create_directories(directory, error);
   if (error)
     throw HostError("stop: cannot write the run record: cannot create '" +
                     directory + "': " + error.message());
-  viz::Status written = viz::writeRunRecord(buildRunRecord(*emulator, output),
-                                            directory + "/run.json");
+  viz::Status written = viz::writeRunRecord(record, directory + "/run.json");
   if (!written)
     throw HostError("stop: cannot write the run record: " + written.error());
 }
 
-void SdkRuntime::State::writeStats() const {
-  emulator::PECounters c = emulator->getCounters();
+void SdkRuntime::State::writeStats() {
+  emulator::PECounters c = device->getCounters();
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - created)
           .count();
@@ -261,7 +266,7 @@ void SdkRuntime::State::writeStats() const {
     dir += ch;
   }
   std::ofstream out(options.statsPath, std::ios::app);
-  out << "{\"dir\": \"" << dir << "\", \"cycles\": " << emulator->getCycle()
+  out << "{\"dir\": \"" << dir << "\", \"cycles\": " << device->getCycle()
       << ", \"instructions\": " << c.instructions
       << ", \"dsd_elements\": " << c.dsdElements
       << ", \"tasks\": " << c.tasksRun << ", \"wavelets\": " << c.waveletsSent
@@ -292,18 +297,18 @@ const emulator::LoadedOutput &SdkRuntime::getOutput() const {
 }
 
 const emulator::Emulator &SdkRuntime::getEmulator() const {
-  if (!state->emulator)
+  if (!state->device)
     throw HostError("the runtime is not loaded");
-  return *state->emulator;
+  return state->device->getEmulator();
 }
 
 uint64_t SdkRuntime::getCycle() const {
-  return state->emulator ? state->emulator->getCycle() : 0;
+  return state->device ? state->device->getCycle() : 0;
 }
 
 void SdkRuntime::writeSymbol(unsigned x, unsigned y, const std::string &name,
                              std::span<const uint8_t> bytes) {
-  if (!state->emulator)
+  if (!state->device)
     throw HostError("write_symbol: the runtime is not loaded");
   // readSymbol checks the PE and the name and gives the size.
   std::vector<uint8_t> current = readSymbol(x, y, name);
@@ -315,8 +320,8 @@ void SdkRuntime::writeSymbol(unsigned x, unsigned y, const std::string &name,
   const emulator::LoadedProgram *program = state->output.programAt(x, y);
   std::optional<pe::Symbol> symbol =
       emulator::findReadableData(program->binary, name);
-  if (state->emulator->writeMemory(x, y, symbol->address, bytes) !=
-      emulator::MemoryStatus::Ok)
+  MemoryPiece piece{x, y, symbol->address, {bytes.begin(), bytes.end()}};
+  if (state->device->writeMemory({&piece, 1}) == 0) // the one piece failed
     throw HostError("write_symbol: '" + name + "' lies outside " +
                     state->describePE(x, y) + "'s memory");
 }
@@ -324,7 +329,7 @@ void SdkRuntime::writeSymbol(unsigned x, unsigned y, const std::string &name,
 std::vector<uint8_t> SdkRuntime::readSymbol(unsigned x, unsigned y,
                                             const std::string &name,
                                             pe::ElemType *type) const {
-  if (!state->emulator)
+  if (!state->device)
     throw HostError("read_symbol: the runtime is not loaded");
   const emulator::OutputMetadata &m = state->output.metadata;
   if (x >= m.rectWidth || y >= m.rectHeight)
@@ -341,12 +346,12 @@ std::vector<uint8_t> SdkRuntime::readSymbol(unsigned x, unsigned y,
                     " has no data named '" + name +
                     "' (an exported symbol, or a global variable of a "
                     "program compiled without -g0)");
-  std::vector<uint8_t> bytes(emulator::getSymbolBytes(*symbol));
-  if (state->emulator->readMemory(x, y, symbol->address, bytes) !=
-      emulator::MemoryStatus::Ok)
+  MemoryPiece piece{x, y, symbol->address,
+                    std::vector<uint8_t>(emulator::getSymbolBytes(*symbol))};
+  if (state->device->readMemory({&piece, 1}) == 0) // the one piece failed
     throw HostError("read_symbol: '" + name + "' lies outside " +
                     state->describePE(x, y) + "'s memory");
   if (type)
     *type = symbol->elemType;
-  return bytes;
+  return std::move(piece.bytes);
 }

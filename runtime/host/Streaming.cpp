@@ -28,6 +28,82 @@ void checkColor(const SdkRuntime::State &s, const char *what,
 
 } // namespace
 
+namespace {
+
+/// One PE's words of a streaming H2D.
+struct Stream {
+  unsigned x, y;
+  int64_t c, r;
+  uint64_t next = 0; ///< elements delivered
+};
+
+/// Host streams move words every cycle the device runs, which only rank 0
+/// can do: each cycle is then a delivery and a run of one cycle.
+FeedEnd feedEachCycle(SdkRuntime::State &s, unsigned color,
+                      std::span<const uint32_t> data, const Region &region,
+                      uint64_t elements, MemcpyOrder order,
+                      std::vector<Stream> &streams) {
+  uint64_t cycles = 0;
+  std::vector<Delivery> offers;
+  std::vector<Stream *> offered;
+  while (true) {
+    offers.clear();
+    offered.clear();
+    for (Stream &st : streams) {
+      if (st.next == elements)
+        continue;
+      uint32_t word =
+          data[hostIndex(order, region, elements, st.c, st.r, st.next)];
+      offers.push_back(
+          {st.x, st.y, emulator::Wavelet{word, uint8_t(color), false, 0}});
+      offered.push_back(&st);
+    }
+    bool delivered = false, pending = false;
+    std::vector<uint8_t> taken = s.device->deliver(offers);
+    for (size_t i = 0; i < offered.size(); ++i) {
+      if (taken[i]) {
+        ++offered[i]->next;
+        delivered = true;
+      }
+      pending = pending || offered[i]->next < elements;
+    }
+    if (!pending)
+      return FeedEnd::Done;
+    emulator::RunOutcome outcome = s.runDevice(1);
+    ++cycles;
+    if (outcome.status == emulator::RunStatus::Faulted)
+      return FeedEnd::Faulted;
+    bool stuck = !delivered && outcome.status != emulator::RunStatus::CycleLimit;
+    if (stuck || cycles > s.options.maxCyclesPerCommand)
+      return FeedEnd::Stuck;
+  }
+}
+
+/// Otherwise the device does the same in one request, each rank for its
+/// own PEs (Requests.cpp), with no message per cycle from the host.
+FeedEnd feedWhole(SdkRuntime::State &s, unsigned color,
+                  std::span<const uint32_t> data, const Region &region,
+                  uint64_t elements, MemcpyOrder order,
+                  std::vector<Stream> &streams) {
+  std::vector<Feed> feeds;
+  for (const Stream &st : streams) {
+    Feed &feed = feeds.emplace_back();
+    feed.x = st.x;
+    feed.y = st.y;
+    for (uint64_t e = 0; e < elements; ++e)
+      feed.words.push_back(
+          data[hostIndex(order, region, elements, st.c, st.r, e)]);
+  }
+  std::vector<uint64_t> delivered;
+  FeedEnd end = s.device->feed(color, feeds, elements,
+                               s.options.maxCyclesPerCommand, delivered);
+  for (size_t i = 0; i < streams.size(); ++i)
+    streams[i].next = delivered[i];
+  return end;
+}
+
+} // namespace
+
 TaskHandle SdkRuntime::memcpyH2DStream(unsigned color,
                                        std::span<const uint32_t> data,
                                        Region region, uint64_t elementsPerPE,
@@ -38,57 +114,30 @@ TaskHandle SdkRuntime::memcpyH2DStream(unsigned color,
   checkColor(s, what, color);
   checkRegion(what, s.output.metadata, region, elementsPerPE, data.size());
 
-  struct Stream {
-    unsigned x, y;
-    int64_t c, r;
-    uint64_t next = 0; ///< elements delivered
-  };
   std::vector<Stream> streams;
   for (int64_t r = 0; r < region.height; ++r)
     for (int64_t c = 0; c < region.width; ++c)
       streams.push_back(
           {unsigned(region.x + c), unsigned(region.y + r), c, r, 0});
-
-  uint64_t cycles = 0;
-  while (true) {
-    bool delivered = false, pending = false;
-    for (Stream &st : streams) {
-      if (st.next == elementsPerPE)
-        continue;
-      uint32_t word =
-          data[hostIndex(order, region, elementsPerPE, st.c, st.r, st.next)];
-      if (s.emulator->deliver(st.x, st.y,
-                              emulator::Wavelet{word, uint8_t(color), false,
-                                                0})) {
-        ++st.next;
-        delivered = true;
-      }
-      pending = pending || st.next < elementsPerPE;
-    }
-    if (!pending)
-      break;
-    emulator::RunOutcome outcome = s.runDevice(1);
-    ++cycles;
-    if (outcome.status == emulator::RunStatus::Faulted)
-      throw HostError(std::string(what) + ": the device faulted: " +
-                      emulator::formatFault(*s.emulator->getFault()));
-    bool stuck = !delivered && outcome.status != emulator::RunStatus::CycleLimit;
-    if (stuck || cycles > s.options.maxCyclesPerCommand) {
-      const Stream *first = nullptr;
-      for (const Stream &st : streams)
-        if (st.next < elementsPerPE && !first)
-          first = &st;
-      std::string text = std::string(what) + " (streaming on color " +
-                         std::to_string(color) + ") cannot finish: " +
-                         s.describePE(first->x, first->y) + " took " +
-                         formatThousands(first->next) + " of " +
-                         formatThousands(elementsPerPE) +
-                         " wavelets and takes no more";
-      emulator::DeadlockReport report = s.emulator->getDeadlock();
-      if (!report.waits.empty() || !report.wavelets.empty())
-        text += "; " + emulator::formatDeadlock(report);
-      throw HostError(text);
-    }
+  FeedEnd end = (s.streams.empty() ? feedWhole : feedEachCycle)(
+      s, color, data, region, elementsPerPE, order, streams);
+  if (end == FeedEnd::Faulted)
+    throw HostError(std::string(what) + ": the device faulted: " +
+                    emulator::formatFault(*s.device->getFault()));
+  if (end == FeedEnd::Stuck) {
+    const Stream *first = nullptr;
+    for (const Stream &st : streams)
+      if (st.next < elementsPerPE && !first)
+        first = &st;
+    std::string text =
+        std::string(what) + " (streaming on color " + std::to_string(color) +
+        ") cannot finish: " + s.describePE(first->x, first->y) + " took " +
+        formatThousands(first->next) + " of " + formatThousands(elementsPerPE) +
+        " wavelets and takes no more";
+    emulator::DeadlockReport report = s.device->getDeadlock();
+    if (!report.waits.empty() || !report.wavelets.empty())
+      text += "; " + emulator::formatDeadlock(report);
+    throw HostError(text);
   }
   return {s.nextHandle++};
 }
@@ -102,39 +151,33 @@ TaskHandle SdkRuntime::memcpyD2HStream(std::span<uint32_t> data,
   s.requireRunning(what);
   checkColor(s, what, color);
   checkRegion(what, s.output.metadata, region, elementsPerPE, data.size());
-  s.emulator->captureColor(color);
+  s.device->captureColor(color);
 
-  size_t done = 0; // PEs in row order whose elements have all arrived
-  auto peAt = [&](size_t i) {
-    return std::pair<unsigned, unsigned>(region.x + i % region.width,
-                                         region.y + i / region.width);
-  };
-  size_t count = size_t(region.width) * region.height;
+  std::vector<emulator::PECoord> pes;
+  for (int64_t r = 0; r < region.height; ++r)
+    for (int64_t c = 0; c < region.width; ++c)
+      pes.push_back({uint16_t(region.x + c), uint16_t(region.y + r)});
+  size_t count = pes.size();
+  uint64_t done = 0; // PEs in row order whose elements have all arrived
+  Scan arrived{region, PETest::CapturedAtLeast, color, elementsPerPE};
   s.runUntil(
-      std::string(what) + " (streaming on color " + std::to_string(color) +
-          ")",
+      std::string(what) + " (streaming on color " + std::to_string(color) + ")",
       [&] {
-        while (done < count) {
-          auto [x, y] = peAt(done);
-          if (s.emulator->getCapturedCount(x, y, color) < elementsPerPE)
-            return false;
-          ++done;
-        }
-        return true;
+        done = s.device->findFirstFailing(arrived, done);
+        return done == count;
       },
       [&] {
-        auto [x, y] = peAt(done);
-        return s.describePE(x, y) + " sent " +
-               formatThousands(s.emulator->getCapturedCount(x, y, color)) +
+        emulator::PECoord pe = pes[done];
+        uint64_t sent = s.device->getCapturedCounts({&pe, 1}, color)[0];
+        return s.describePE(pe.x, pe.y) + " sent " + formatThousands(sent) +
                " of " + formatThousands(elementsPerPE) + " wavelets";
       });
+  std::vector<std::vector<uint32_t>> words =
+      s.device->takeCaptured(pes, color, elementsPerPE);
   for (size_t i = 0; i < count; ++i) {
-    auto [x, y] = peAt(i);
-    std::vector<uint32_t> words =
-        s.emulator->takeCaptured(x, y, color, elementsPerPE);
-    int64_t c = int64_t(x) - region.x, r = int64_t(y) - region.y;
-    for (uint64_t e = 0; e < elementsPerPE; ++e)
-      data[hostIndex(order, region, elementsPerPE, c, r, e)] = words[e];
+    int64_t c = int64_t(i) % region.width, r = int64_t(i) / region.width;
+    for (uint64_t e = 0; e < elementsPerPE && e < words[i].size(); ++e)
+      data[hostIndex(order, region, elementsPerPE, c, r, e)] = words[i][e];
   }
   return {s.nextHandle++};
 }

@@ -2,6 +2,9 @@
 
 #include "tessera/Record/CoreDump.h"
 
+#include "tessera/Emulator/Bytes.h"
+#include "tessera/Emulator/RankLink.h"
+
 #include "tessera/Target/PEBinary/ISA.h"
 
 #include <nlohmann/json.hpp>
@@ -212,38 +215,111 @@ std::optional<CoreDump> tessera::parseCoreDump(const std::string &text,
   return dump;
 }
 
+namespace {
+
+/// Whether `writeCoreDumps` writes PE (x, y)'s core dump.
+bool isWanted(const LoadedOutput &output, const std::optional<PEFault> &fault,
+              const std::optional<std::array<uint64_t, 4>> &region, unsigned x,
+              unsigned y) {
+  if (!output.programAt(x, y))
+    return false;
+  if (fault && fault->pe.x == x && fault->pe.y == y)
+    return true;
+  return !region || (x >= (*region)[0] && y >= (*region)[1] &&
+                     x <= (*region)[2] && y <= (*region)[3]);
+}
+
+/// The core dumps of row `y`'s PEs that this process emulates, as (file
+/// name, text).
+std::vector<std::pair<std::string, std::string>>
+formatRow(const Emulator &emulator, const LoadedOutput &output,
+          const std::string &why,
+          const std::optional<std::array<uint64_t, 4>> &region, unsigned y) {
+  std::vector<std::pair<std::string, std::string>> files;
+  const std::optional<PEFault> &fault = emulator.getFault();
+  for (unsigned x = 0; x < output.layout.getWidth(); ++x) {
+    if (!isWanted(output, fault, region, x, y))
+      continue;
+    std::optional<PECoreState> state = emulator.getCoreState(x, y);
+    if (!state)
+      continue; // another rank's
+    bool faulted = fault && fault->pe.x == x && fault->pe.y == y;
+    CoreDump dump;
+    dump.state = std::move(*state);
+    dump.cycle = emulator.getCycle();
+    dump.reason = faulted ? "fault: " + fault->message : why;
+    dump.memory.resize(pe::MemoryBytes);
+    (void)emulator.readMemory(x, y, 0, dump.memory);
+    files.emplace_back("core-" + std::to_string(x) + "-" + std::to_string(y) +
+                           ".json",
+                       printCoreDump(dump));
+  }
+  return files;
+}
+
+} // namespace
+
 std::string
 tessera::writeCoreDumps(const Emulator &emulator, const LoadedOutput &output,
                         const std::string &why, const std::string &directory,
-                        const std::optional<std::array<uint64_t, 4>> &region) {
-  std::error_code code;
-  std::filesystem::create_directories(directory, code);
-  if (code)
-    return "cannot create '" + directory + "': " + code.message();
+                        const std::optional<std::array<uint64_t, 4>> &region,
+                        RankLink *ranks) {
+  bool writes = !ranks || ranks->getRank() == 0;
+  std::string error;
+  if (writes) {
+    std::error_code code;
+    std::filesystem::create_directories(directory, code);
+    if (code)
+      error = "cannot create '" + directory + "': " + code.message();
+  }
+  if (ranks) {
+    // Every rank learns whether rank 0 can write, and stops with it.
+    std::vector<uint8_t> bytes(error.begin(), error.end());
+    ranks->broadcast(bytes, 0);
+    error.assign(bytes.begin(), bytes.end());
+  }
+  if (!error.empty())
+    return error;
   const std::optional<PEFault> &fault = emulator.getFault();
   const FabricLayout &layout = output.layout;
-  for (unsigned y = 0; y < layout.getHeight(); ++y)
-    for (unsigned x = 0; x < layout.getWidth(); ++x) {
-      bool faulted = fault && fault->pe.x == x && fault->pe.y == y;
-      bool inRegion = !region || (x >= (*region)[0] && y >= (*region)[1] &&
-                                  x <= (*region)[2] && y <= (*region)[3]);
-      if (!faulted && !inRegion)
-        continue;
-      std::optional<PECoreState> state = emulator.getCoreState(x, y);
-      if (!state)
-        continue; // no program
-      CoreDump dump;
-      dump.state = std::move(*state);
-      dump.cycle = emulator.getCycle();
-      dump.reason = faulted ? "fault: " + fault->message : why;
-      dump.memory.resize(pe::MemoryBytes);
-      (void)emulator.readMemory(x, y, 0, dump.memory);
-      std::string path = directory + "/core-" + std::to_string(x) + "-" +
-                         std::to_string(y) + ".json";
-      std::ofstream file(path);
-      file << printCoreDump(dump);
-      if (!file)
-        return "cannot write '" + path + "'";
+  for (unsigned y = 0; y < layout.getHeight(); ++y) {
+    // Every rank skips the same rows, so that each gather has all ranks.
+    bool any = false;
+    for (unsigned x = 0; x < layout.getWidth() && !any; ++x)
+      any = isWanted(output, fault, region, x, y);
+    if (!any)
+      continue;
+    // A row at a time: rank 0 never holds more than a row's dumps.
+    std::vector<std::pair<std::string, std::string>> files =
+        formatRow(emulator, output, why, region, y);
+    if (ranks) {
+      ByteWriter out;
+      out.put<uint64_t>(files.size());
+      for (const auto &[name, text] : files) {
+        out.putString(name);
+        out.putString(text);
+      }
+      files.clear();
+      for (const std::vector<uint8_t> &part : ranks->gather(out.bytes, 0)) {
+        ByteReader in(part);
+        for (uint64_t n = in.get<uint64_t>(); n > 0 && in.isOK(); --n) {
+          std::string name = in.getString();
+          files.emplace_back(std::move(name), in.getString());
+        }
+      }
     }
-  return "";
+    // After a failure rank 0 goes on taking part in the gathers.
+    for (const auto &[name, text] : files) {
+      if (!error.empty())
+        break;
+      std::string path = directory + "/" + name;
+      std::ofstream file(path);
+      file << text;
+      if (!file)
+        error = "cannot write '" + path + "'";
+    }
+    if (!error.empty() && !ranks)
+      return error;
+  }
+  return error;
 }

@@ -65,12 +65,17 @@ viz::RunRecord tessera::buildRunRecord(const Emulator &emulator,
   // Spans still open end with the run; nothing lies past its end.
   auto clamp = [&](uint64_t cycle) { return std::min(cycle, record.cycles); };
 
+  // With ranks, rank 0 gets every rank's counters, links and events.
+  std::vector<PECounters> counters(size_t(layout.getWidth()) *
+                                   layout.getHeight());
+  for (const auto &[pe, c] : emulator.getPECounters())
+    counters[size_t(pe.y) * layout.getWidth() + pe.x] = c;
   for (unsigned y = 0; y < layout.getHeight(); ++y)
     for (unsigned x = 0; x < layout.getWidth(); ++x) {
       const LoadedProgram *program = output.programAt(x, y);
       if (!program)
         continue;
-      PECounters c = emulator.getCounters(x, y);
+      const PECounters &c = counters[size_t(y) * layout.getWidth() + x];
       viz::PERecord &pe = record.pes.emplace_back();
       pe.x = x;
       pe.y = y;

@@ -208,6 +208,21 @@ std::vector<DumpText> dumpAll(const Emulator &emulator,
   return texts;
 }
 
+/// With ranks, every rank's `error` is gathered, and every rank gets the
+/// first: rank 0's if it has one (all ranks usually find the same), else
+/// another's, named. Without, `error` itself.
+std::string agreeOnError(RankLink *ranks, const std::string &error) {
+  if (!ranks)
+    return error;
+  std::vector<uint8_t> mine(error.begin(), error.end());
+  std::vector<std::vector<uint8_t>> all = ranks->allGather(mine);
+  for (size_t r = 0; r < all.size(); ++r)
+    if (!all[r].empty())
+      return (r ? "rank " + std::to_string(r) + ": " : "") +
+             std::string(all[r].begin(), all[r].end());
+  return "";
+}
+
 void printCounters(const Emulator &emulator) {
   PECounters c = emulator.getCounters();
   NetworkCounters n = emulator.getNetworkCounters();
@@ -396,47 +411,44 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
                                                       : "'--record-colors'") +
                       " needs '--record=DIR'");
 
+  // Up to the emulator, a rank may fail where the others do not (a file it
+  // cannot read or write): each finds its first problem, and all stop if
+  // any has one, rather than wait for it in the emulator's first exchange.
   LoadResult loaded = loadOutputDirectory(directory);
-  if (!loaded)
-    return usageError(loaded.error);
-  const LoadedOutput &output = *loaded.value;
-  for (const DumpRequest &request : dumps)
-    if (request.x >= output.layout.getWidth() ||
-        request.y >= output.layout.getHeight())
-      return usageError("--dump: PE (" + std::to_string(request.x) + ", " +
-                        std::to_string(request.y) +
-                        ") is outside the rectangle (" +
-                        std::to_string(output.layout.getWidth()) + "x" +
-                        std::to_string(output.layout.getHeight()) + ")");
-
-  if (ranks && ranks->getSize() > output.layout.getHeight())
-    return usageError(std::to_string(ranks->getSize()) +
-                      " ranks for a rectangle of " +
-                      std::to_string(output.layout.getHeight()) +
-                      " rows: at most one rank per row");
-
   std::ofstream traceFile;
   // Every rank records trace lines; rank 0 writes them (docs/Scaling.md).
   std::ostream discard(nullptr);
-  if (silent && !tracePath.empty()) {
-    options.trace = &discard;
-  } else if (tracePath == "-") {
-    options.trace = &std::cout;
-  } else if (!tracePath.empty()) {
-    traceFile.open(tracePath);
-    if (!traceFile)
-      return usageError("cannot write the trace to '" + tracePath + "'");
-    options.trace = &traceFile;
-  }
-  if (!coreDir.empty() && ranks)
-    return usageError("'--core-dump' is not available on MPI ranks; run "
-                      "tessera-run");
-  if (!recordDir.empty()) {
-    if (ranks)
-      return usageError("'--record' is not available on MPI ranks; run "
-                        "tessera-run");
+  auto prepare = [&]() -> std::string {
+    if (!loaded)
+      return loaded.error;
+    const FabricLayout &layout = loaded.value->layout;
+    for (const DumpRequest &request : dumps)
+      if (request.x >= layout.getWidth() || request.y >= layout.getHeight())
+        return "--dump: PE (" + std::to_string(request.x) + ", " +
+               std::to_string(request.y) + ") is outside the rectangle (" +
+               std::to_string(layout.getWidth()) + "x" +
+               std::to_string(layout.getHeight()) + ")";
+    if (ranks && ranks->getSize() > layout.getHeight())
+      return std::to_string(ranks->getSize()) + " ranks for a rectangle of " +
+             std::to_string(layout.getHeight()) +
+             " rows: at most one rank per row";
+    if (silent && !tracePath.empty()) {
+      options.trace = &discard;
+    } else if (tracePath == "-") {
+      options.trace = &std::cout;
+    } else if (!tracePath.empty()) {
+      traceFile.open(tracePath);
+      if (!traceFile)
+        return "cannot write the trace to '" + tracePath + "'";
+      options.trace = &traceFile;
+    }
+    return "";
+  };
+  if (std::string error = agreeOnError(ranks, prepare()); !error.empty())
+    return usageError(error);
+  const LoadedOutput &output = *loaded.value;
+  if (!recordDir.empty())
     options.record = record;
-  }
   options.ranks = ranks;
   options.onPrint = [](const PrintedLine &line) {
     std::cout << "[" << line.pe.x << "," << line.pe.y << "] " << line.text
@@ -485,13 +497,16 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
   }
   printCounters(emulator);
   if (!recordDir.empty()) {
+    // Every rank takes part in gathering the record; rank 0 writes it.
+    viz::RunRecord run = buildRunRecord(emulator, output);
     std::error_code error;
-    std::filesystem::create_directories(recordDir, error);
-    std::string path = recordDir + "/run.json";
+    if (!silent)
+      std::filesystem::create_directories(recordDir, error);
     viz::Status written =
-        error ? viz::Status(viz::Error("cannot create '" + recordDir +
-                                       "': " + error.message()))
-              : viz::writeRunRecord(buildRunRecord(emulator, output), path);
+        silent  ? viz::Status()
+        : error ? viz::Status(viz::Error("cannot create '" + recordDir +
+                                         "': " + error.message()))
+                : viz::writeRunRecord(run, recordDir + "/run.json");
     if (!written) {
       std::cerr << "tessera-run: error: --record: " << written.error() << "\n";
       status = status ? status : 1;
@@ -501,7 +516,7 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
     std::string error = writeCoreDumps(emulator, output,
                                        std::string("requested (") +
                                            describeEnd(outcome.status) + ")",
-                                       coreDir, coreRegion);
+                                       coreDir, coreRegion, ranks);
     if (!error.empty()) {
       std::cerr << "tessera-run: error: --core-dump: " << error << "\n";
       status = status ? status : 1;
@@ -514,6 +529,12 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
       std::cerr << "tessera-run: error: " << text.text << "\n";
       status = status ? status : 1;
     }
+  }
+  // Rank 0 alone writes files; its status is every rank's.
+  if (ranks) {
+    std::vector<uint8_t> bytes{static_cast<uint8_t>(status)};
+    ranks->broadcast(bytes, 0);
+    status = bytes.empty() ? status : bytes[0];
   }
   return status;
 }

@@ -300,6 +300,13 @@ Emulator::State::gather(const std::vector<uint8_t> &bytes) const {
   return link->allGather(bytes);
 }
 
+std::vector<std::vector<uint8_t>>
+Emulator::State::gatherToFirst(const std::vector<uint8_t> &bytes) const {
+  if (!link)
+    return {bytes};
+  return link->gather(bytes, 0);
+}
+
 void Emulator::State::refreshSummary() const {
   CycleSummary local;
   local.canSkip = rankOutboxNorth.empty() && rankOutboxSouth.empty();
@@ -587,13 +594,51 @@ NetworkCounters Emulator::getNetworkCounters() const {
   return total;
 }
 
+std::vector<std::pair<PECoord, PECounters>> Emulator::getPECounters() const {
+  // Bands and ranks hold rows in order, and a band its PEs by row.
+  std::vector<std::pair<PECoord, PECounters>> mine;
+  for (const auto &band : state->bands)
+    for (const PE &pe : band->pes)
+      mine.emplace_back(pe.coord, pe.counters);
+  if (!state->link)
+    return mine;
+  ByteWriter out;
+  out.put<uint64_t>(mine.size());
+  for (const auto &[coord, counters] : mine) {
+    out.put(coord);
+    out.put(counters);
+  }
+  std::vector<std::vector<uint8_t>> parts = state->gatherToFirst(out.bytes);
+  if (parts.empty())
+    return mine;
+  std::vector<std::pair<PECoord, PECounters>> all;
+  for (const std::vector<uint8_t> &bytes : parts) {
+    ByteReader in(bytes);
+    for (uint64_t i = in.get<uint64_t>(); i > 0 && in.isOK(); --i) {
+      PECoord coord = in.get<PECoord>();
+      all.emplace_back(coord, in.get<PECounters>());
+    }
+  }
+  return all;
+}
+
 std::vector<LinkCount> Emulator::getLinkCounts() const {
-  // Bands hold rows in order and each lists its own by row.
-  std::vector<LinkCount> all;
+  // Bands and ranks hold rows in order and each lists its own by row.
+  std::vector<LinkCount> mine;
   for (const auto &band : state->bands)
     for (const LinkCount &link : band->network.getLinkCounts())
+      mine.push_back(link);
+  if (!state->link)
+    return mine;
+  ByteWriter out;
+  out.putVector(mine);
+  std::vector<LinkCount> all;
+  for (const std::vector<uint8_t> &bytes : state->gatherToFirst(out.bytes)) {
+    ByteReader in(bytes);
+    for (const LinkCount &link : in.getVector<LinkCount>())
       all.push_back(link);
-  return all;
+  }
+  return state->link->getRank() == 0 ? all : mine;
 }
 
 RecordedEvents Emulator::getRecordedEvents() const {
@@ -611,6 +656,19 @@ RecordedEvents Emulator::getRecordedEvents() const {
       if (pe.state != MainState::Idle && pe.state != MainState::Faulted)
         if (std::optional<ActivitySpan> span = band->spanOfActivity(pe))
           all.activities.push_back(*span);
+  }
+  if (state->link) {
+    // Rank after rank, so that the sort below keeps each PE's own order.
+    ByteWriter out;
+    writeEvents(out, all);
+    std::vector<std::vector<uint8_t>> parts = state->gatherToFirst(out.bytes);
+    if (!parts.empty()) { // rank 0
+      all = RecordedEvents();
+      for (const std::vector<uint8_t> &bytes : parts) {
+        ByteReader in(bytes);
+        readEvents(in, all);
+      }
+    }
   }
   auto key = [](uint64_t at, PECoord pe) { return orderKey(at, pe); };
   sortByCyclePE(all.activities, 0, [&](const ActivitySpan &span) {

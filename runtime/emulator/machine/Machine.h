@@ -314,6 +314,9 @@ struct Emulator::State {
   /// Every rank's `bytes`, in rank order (just `bytes` without ranks).
   std::vector<std::vector<uint8_t>>
   gather(const std::vector<uint8_t> &bytes) const;
+  /// The same on rank 0 only; the other ranks get nothing.
+  std::vector<std::vector<uint8_t>>
+  gatherToFirst(const std::vector<uint8_t> &bytes) const;
 };
 
 } // namespace tessera::emulator

@@ -1,4 +1,4 @@
-//===- Wire.cpp - faults, lines, reports and views as bytes ---------------===//
+//===- Wire.cpp - faults, lines, reports, views and events as bytes -------===//
 
 #include "Wire.h"
 
@@ -119,4 +119,19 @@ BoundaryView machine::readView(ByteReader &in) {
   view.free = in.getVector<uint8_t>();
   view.swap = in.getVector<uint8_t>();
   return view;
+}
+
+void machine::writeEvents(ByteWriter &out, const RecordedEvents &events) {
+  out.putVector(events.activities);
+  out.putVector(events.operations);
+  out.putVector(events.wavelets);
+}
+
+void machine::readEvents(ByteReader &in, RecordedEvents &events) {
+  for (const ActivitySpan &span : in.getVector<ActivitySpan>())
+    events.activities.push_back(span);
+  for (const OperationSpan &span : in.getVector<OperationSpan>())
+    events.operations.push_back(span);
+  for (const WaveletRecord &w : in.getVector<WaveletRecord>())
+    events.wavelets.push_back(w);
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessera/Host/Ranks.h"
 #include "tessera/Host/SdkRuntime.h"
 
 #include <pybind11/numpy.h>
@@ -43,12 +44,33 @@ py::list describeExports(const SdkRuntime &runtime) {
   return result;
 }
 
+/// The RankLink in a capsule of tessera._mpi.link().
+emulator::RankLink &linkOf(const py::capsule &capsule) {
+  if (std::string(capsule.name() ? capsule.name() : "") != "tessera.RankLink")
+    throw py::type_error("expected the capsule of tessera._mpi.link()");
+  return *capsule.get_pointer<emulator::RankLink>();
+}
+
 } // namespace
 
 PYBIND11_MODULE(_runtime, m) {
   m.doc() = "Tessera's host runtime over the fabric emulator";
   // Translates HostError thrown anywhere below into this Python class.
   py::register_exception<HostError>(m, "HostError", PyExc_RuntimeError);
+
+  // docs/Scaling.md "Host programs on ranks" (tessera/ranks.py).
+  py::class_<RankServers, std::shared_ptr<RankServers>>(m, "RankServers")
+      .def(py::init([](const py::capsule &link) {
+             return std::make_shared<RankServers>(linkOf(link));
+           }),
+           py::keep_alive<1, 2>())
+      .def("stop", &RankServers::stop)
+      .def_property_readonly("size", &RankServers::getSize);
+  m.def("serve", [](const py::capsule &link) {
+    emulator::RankLink &ranks = linkOf(link);
+    py::gil_scoped_release release;
+    serveRanks(ranks);
+  });
 
   py::class_<SdkRuntime>(m, "Runtime")
       .def(py::init([](const std::string &directory, uint64_t maxCycles,
@@ -60,8 +82,10 @@ PYBIND11_MODULE(_runtime, m) {
                        std::optional<std::array<uint64_t, 2>> recordCycles,
                        std::optional<uint32_t> recordColors,
                        const std::string &coreDump,
-                       std::optional<std::array<uint64_t, 4>> coreRegion) {
+                       std::optional<std::array<uint64_t, 4>> coreRegion,
+                       std::shared_ptr<RankServers> ranks) {
              RuntimeOptions options;
+             options.ranks = std::move(ranks);
              options.recordDirectory = record;
              if (!record.empty()) {
                emulator::RecordOptions what;
@@ -97,7 +121,7 @@ PYBIND11_MODULE(_runtime, m) {
            py::arg("progress_interval"), py::arg("record"),
            py::arg("record_region"), py::arg("record_cycles"),
            py::arg("record_colors"), py::arg("core_dump"),
-           py::arg("core_dump_region"))
+           py::arg("core_dump_region"), py::arg("ranks") = nullptr)
       .def("get_id", &SdkRuntime::getId)
       .def("load", &SdkRuntime::load)
       .def("run", &SdkRuntime::run)

@@ -66,6 +66,18 @@ _ARG_WORD = {
 }
 
 
+# With `cs_python -m tessera.ranks`, rank 0's end of the ranks that serve
+# every SdkRuntime's fabric (docs/Scaling.md "Host programs on ranks").
+_RANKS = None
+
+
+def _use_ranks(servers):
+    """Makes every SdkRuntime created from now on split its fabric among
+    the ranks behind `servers` (a tessera._runtime.RankServers)."""
+    global _RANKS
+    _RANKS = servers
+
+
 # The runtime most recently created for each output directory, so that
 # debugging tools given only the directory (cerebras.sdk.debug.debug_util)
 # can read the device's memory after the run.
@@ -140,7 +152,9 @@ class SdkRuntime:
     `core_dump` names a directory for core dumps (tessera-core) written
     when a command ends in a fault or a deadlock: of every PE, or of those
     in `core_dump_region` (x0, y0, x1, y1), and of the faulting PE (default:
-    environment variable TESSERA_CORE_DUMP).
+    environment variable TESSERA_CORE_DUMP). Under `mpirun -np N cs_python
+    -m tessera.ranks` the fabric's rows are split among the N MPI ranks,
+    with the same results (docs/Scaling.md "Host programs on ranks").
     """
 
     _IGNORED = {"suppress_simfab_trace", "msg_level"}
@@ -188,7 +202,7 @@ class SdkRuntime:
             record_dir, self._region(record_region, "record_region"),
             self._cycles(record_cycles), self._colors(record_colors),
             self._record_dir(core_dump, "core_dump", "TESSERA_CORE_DUMP"),
-            self._region(core_dump_region, "core_dump_region"))
+            self._region(core_dump_region, "core_dump_region"), _RANKS)
         self._exports = {name: (is_fn, elem, mutable, params)
                          for name, is_fn, elem, mutable, params
                          in self._native.exports()}

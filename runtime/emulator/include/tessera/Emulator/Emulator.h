@@ -25,6 +25,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tessera::emulator {
@@ -128,8 +129,8 @@ struct EmulatorOptions {
   /// the same options, make the same calls in the same order, and have at
   /// least one row. Not owned.
   RankLink *ranks = nullptr;
-  /// Record task, operation and wavelet events (getRecordedEvents). Not
-  /// with ranks.
+  /// Record task, operation and wavelet events (getRecordedEvents); with
+  /// ranks, each rank records its rows.
   std::optional<RecordOptions> record;
   /// Called during run() at most every `progressSeconds` of host time
   /// (checked every few thousand cycles), for a progress display.
@@ -253,10 +254,13 @@ public:
   PECounters getCounters() const;
   /// One PE's; zeros for a PE of another rank.
   PECounters getCounters(unsigned x, unsigned y) const;
+  /// Every PE that runs a program with its counters, in (y, x) order.
+  /// With ranks, every rank must call it, and rank 0 gets every rank's
+  /// PEs, the others their own (as getLinkCounts and getRecordedEvents).
+  std::vector<std::pair<PECoord, PECounters>> getPECounters() const;
   /// The routers' counters summed over every band.
   NetworkCounters getNetworkCounters() const;
-  /// Every link that carried a wavelet (Network::getLinkCounts), over
-  /// every band of this process.
+  /// Every link that carried a wavelet (Network::getLinkCounts), by row.
   std::vector<LinkCount> getLinkCounts() const;
   /// What EmulatorOptions::record asked for, so far; activities still
   /// running end at the current cycle.

@@ -5,8 +5,8 @@
 // options. They meet every cycle: neighbours trade boundary views and the
 // wavelets that crossed, and all of them combine what decides the run
 // (faults, idleness, timers, printed lines). This interface is all the
-// emulator needs of the transport, so that it does not depend on MPI;
-// tools/tessera-run's MPI build implements it.
+// emulator and the host runtime need of the transport, so that neither
+// depends on MPI; runtime/emulator/mpi implements it over MPI.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSERA_EMULATOR_RANKLINK_H
@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace tessera::emulator {
@@ -35,6 +36,24 @@ public:
   /// Every rank's `mine`, in rank order, on every rank; every rank calls it.
   virtual std::vector<std::vector<uint8_t>>
   allGather(std::span<const uint8_t> mine) = 0;
+  /// Every rank's `mine`, in rank order, on rank `root`; nothing on the
+  /// others. Every rank calls it. (By default an allGather: a transport
+  /// does better by sending to `root` only.)
+  virtual std::vector<std::vector<uint8_t>>
+  gather(std::span<const uint8_t> mine, unsigned root) {
+    std::vector<std::vector<uint8_t>> all = allGather(mine);
+    if (getRank() != root)
+      all.clear();
+    return all;
+  }
+  /// Replaces `bytes` on every rank by those of rank `root`. Every rank
+  /// calls it.
+  virtual void broadcast(std::vector<uint8_t> &bytes, unsigned root) {
+    std::vector<std::vector<uint8_t>> all =
+        allGather(getRank() == root ? std::span<const uint8_t>(bytes)
+                                    : std::span<const uint8_t>());
+    bytes = std::move(all[root]);
+  }
 };
 
 } // namespace tessera::emulator

@@ -23,6 +23,8 @@
 
 namespace tessera::host {
 
+class RankServers;
+
 /// Every error the host API reports.
 class HostError : public std::runtime_error {
 public:
@@ -67,6 +69,10 @@ struct RuntimeOptions {
   /// directory, cycles, instructions, DSD elements, tasks, wavelets, host
   /// seconds since the constructor); empty for none.
   std::string statsPath;
+  /// On rank 0 of several (tessera/Host/Ranks.h): the fabric's rows are
+  /// split among the ranks, which serve this runtime's requests; results
+  /// and cycle counts are those of one process. Null for one process.
+  std::shared_ptr<RankServers> ranks;
 };
 
 /// What a command returns. Every command has completed when its call
@@ -159,6 +165,7 @@ public:
 
   /// Values of the parameters and colors cslc recorded in out.json.
   const emulator::LoadedOutput &getOutput() const;
+  /// This process's emulator: with ranks, rank 0's rows only.
   const emulator::Emulator &getEmulator() const;
   uint64_t getCycle() const;
 

@@ -18,6 +18,9 @@
 #include <vector>
 
 namespace tessera {
+namespace emulator {
+class RankLink;
+} // namespace emulator
 
 inline constexpr unsigned CoreDumpVersion = 1;
 
@@ -40,12 +43,13 @@ std::optional<CoreDump> parseCoreDump(const std::string &text,
 /// DIR/core-X-Y.json of every PE in `region` (x0, y0, x1, y1; all PEs
 /// without one) and of the PE that faulted, if one did; `why` is the
 /// reason of the PEs that did not fault ("requested (...)"). The first
-/// problem's message, or "".
-std::string
-writeCoreDumps(const emulator::Emulator &emulator,
-               const emulator::LoadedOutput &output, const std::string &why,
-               const std::string &directory,
-               const std::optional<std::array<uint64_t, 4>> &region);
+/// problem's message, or "". With `ranks` (the emulator's), every rank
+/// must call it: each formats its PEs' dumps and rank 0 writes them all.
+std::string writeCoreDumps(const emulator::Emulator &emulator,
+                           const emulator::LoadedOutput &output,
+                           const std::string &why, const std::string &directory,
+                           const std::optional<std::array<uint64_t, 4>> &region,
+                           emulator::RankLink *ranks = nullptr);
 
 } // namespace tessera
 

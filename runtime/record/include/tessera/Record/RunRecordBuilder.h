@@ -14,7 +14,9 @@
 
 namespace tessera {
 
-/// The run so far of `emulator` over `output` as a run record.
+/// The run so far of `emulator` over `output` as a run record. With ranks
+/// every rank must call it, and the record of the whole fabric is rank
+/// 0's (docs/Scaling.md "Ranks").
 viz::RunRecord buildRunRecord(const emulator::Emulator &emulator,
                               const emulator::LoadedOutput &output);
 
