@@ -10,19 +10,27 @@
 
 using namespace tessera::emulator;
 
-std::optional<Wavelet> machine::peekDelivered(const Network &network,
-                                              const PE &pe, unsigned color) {
+uint32_t machine::findQueue(const Network &network, const PE &pe,
+                            unsigned color) {
   if (color >= pe.deliveryQueue.size())
-    return std::nullopt;
+    return PE::NoQueue;
   uint32_t &queue = pe.deliveryQueue[color];
   if (queue == PE::NoQueue) {
     std::optional<uint32_t> found =
         network.findDeliveryQueue(pe.coord.x, pe.coord.y, color);
     if (!found)
-      return std::nullopt; // no lane yet: nothing was delivered
+      return PE::NoQueue; // no lane yet
     queue = *found;
     pe.knownQueues |= uint32_t(1) << color;
   }
+  return queue;
+}
+
+std::optional<Wavelet> machine::peekDelivered(const Network &network,
+                                              const PE &pe, unsigned color) {
+  uint32_t queue = findQueue(network, pe, color);
+  if (queue == PE::NoQueue)
+    return std::nullopt; // no lane yet: nothing was delivered
   return network.peekDeliveryQueue(queue);
 }
 

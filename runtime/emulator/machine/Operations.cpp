@@ -86,17 +86,9 @@ private:
   /// Network::inject through the lane number the PE keeps once its router
   /// has the color's lane (a send every cycle would find it again).
   bool injectWavelet(const Wavelet &wavelet) {
-    if (wavelet.color < pe.deliveryQueue.size()) {
-      uint32_t &queue = pe.deliveryQueue[wavelet.color];
-      if (queue == PE::NoQueue)
-        if (std::optional<uint32_t> found = network.findDeliveryQueue(
-                pe.coord.x, pe.coord.y, wavelet.color)) {
-          queue = *found;
-          pe.knownQueues |= uint32_t(1) << wavelet.color;
-        }
-      if (queue != PE::NoQueue)
-        return network.injectAt(queue, wavelet);
-    }
+    uint32_t queue = findQueue(network, pe, wavelet.color);
+    if (queue != PE::NoQueue)
+      return network.injectAt(queue, wavelet);
     return network.inject(pe.coord.x, pe.coord.y, wavelet);
   }
 
@@ -336,10 +328,9 @@ bool Band::wouldBlockAgain(const PE &pe, const Flight &flight) const {
     return true;
   if (on.color < 32 && (hostColors >> on.color & 1))
     return false;
-  if (on.color < pe.deliveryQueue.size() &&
-      pe.deliveryQueue[on.color] != PE::NoQueue)
-    return network.isInjectBufferFullAt(pe.deliveryQueue[on.color]);
-  return network.isInjectBufferFull(pe.coord.x, pe.coord.y, on.color);
+  // Without the color's lane inject would make it, with room.
+  uint32_t queue = findQueue(network, pe, on.color);
+  return queue != PE::NoQueue && network.isInjectBufferFullAt(queue);
 }
 
 void Band::complete(PE &pe, Flight &flight) {

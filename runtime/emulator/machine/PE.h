@@ -249,6 +249,10 @@ struct PE {
 
 /// The head of the PE's delivery queue of `color`, and taking it, through
 /// the queue number the PE keeps (found on first use).
+/// The network's number for the lane of `color` at the PE (its delivery
+/// queue and inject buffer), found on first use and kept; PE::NoQueue
+/// while the router has no such lane.
+uint32_t findQueue(const Network &network, const PE &pe, unsigned color);
 std::optional<Wavelet> peekDelivered(const Network &network, const PE &pe,
                                      unsigned color);
 std::optional<Wavelet> pollDelivered(Network &network, PE &pe, unsigned color);
