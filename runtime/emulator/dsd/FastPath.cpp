@@ -250,6 +250,90 @@ void runViewed(const Kernels &kernels, const Views &views, uint8_t *results,
   }
 }
 
+/// A chunk of whole rows of one length: each memory operand is a 2-D mem4d
+/// at the start of a row, or runs consecutively for ever (a mem1d). Where
+/// each operand's next row starts: rowStep bytes on.
+struct Rows {
+  uint64_t length = 0;
+  uint64_t count = 0;
+  std::array<int64_t, 4> rowStep{};
+};
+
+/// Whether the chunk of `n` elements is whole rows of consecutive elements
+/// (the stencil's mem4d blocks). runViewed would find the same runs, but
+/// recomputes every operand's place after each.
+bool planRows(const DSDOperation &op, const std::array<unsigned, 4> &bytes,
+              const std::array<unsigned, 4> &memoryBytes, uint64_t n,
+              Rows &rows) {
+  const unsigned count = op.getNumOperands();
+  for (unsigned i = 0; i < count; ++i) {
+    const detail::Cursor &c = op.slot(i).cursor;
+    if (!memoryBytes[i] || c.dims != 2 || c.wrap != 0)
+      continue;
+    if (c.index[1] != 0 || c.step != static_cast<int64_t>(bytes[i]) ||
+        (rows.length && c.extent[1] != rows.length))
+      return false;
+    rows.length = c.extent[1];
+  }
+  if (!rows.length || rows.length > BlockElements || n % rows.length)
+    return false;
+  for (unsigned i = 0; i < count; ++i) {
+    if (!memoryBytes[i])
+      continue;
+    const OperandSlot &slot = op.slot(i);
+    if (slot.cursor.dims == 2 && slot.cursor.wrap == 0)
+      rows.rowStep[i] = slot.cursor.stride[0];
+    else if (isConsecutive(slot))
+      rows.rowStep[i] = static_cast<int64_t>(rows.length * bytes[i]);
+    else
+      return false;
+  }
+  rows.count = n / rows.length;
+  return true;
+}
+
+/// Runs the rows over the views: a unit kernel per row whose elements read
+/// nothing an earlier one wrote (into the results block when a source is
+/// the destination), the element-by-element kernel otherwise.
+void runRows(const Kernels &kernels, const Views &views, uint8_t *results,
+             const DSDOperation &op, const Rows &rows,
+             const std::array<const uint8_t *, 4> &broadcast,
+             const std::array<unsigned, 4> &bytes,
+             const std::array<unsigned, 4> &memoryBytes, uint32_t &carry) {
+  const unsigned count = op.getNumOperands();
+  std::array<int64_t, 4> at{};
+  for (unsigned i = 0; i < count; ++i)
+    if (memoryBytes[i])
+      at[i] = op.slot(i).cursor.address;
+  for (uint64_t row = 0; row < rows.count; ++row) {
+    Lanes lanes;
+    lanes.dest = views.destAt(at[0]);
+    lanes.destStep = bytes[0];
+    bool inPlace = false;
+    for (unsigned i = 1; i < count; ++i) {
+      if (broadcast[i]) {
+        lanes.src[i - 1] = broadcast[i];
+        continue;
+      }
+      lanes.src[i - 1] = views.sourceAt(i, at[i]);
+      lanes.srcStep[i - 1] = bytes[i];
+      inPlace |= at[i] == at[0];
+    }
+    if (readsBeforeWrites(at, memoryBytes, count, rows.length)) {
+      uint8_t *dest = lanes.dest;
+      if (inPlace)
+        lanes.dest = results;
+      kernels.unit(rows.length, lanes, carry);
+      if (inPlace)
+        std::memcpy(dest, results, rows.length * bytes[0]);
+    } else {
+      kernels.strided(rows.length, lanes, carry);
+    }
+    for (unsigned i = 0; i < count; ++i)
+      at[i] += rows.rowStep[i];
+  }
+}
+
 /// Streams `n` consecutive elements that read nothing an earlier one wrote,
 /// straight from the views: no copies but that of a destination which is
 /// also a source, as the unit kernel writes to a block no source aliases.
@@ -428,11 +512,17 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
           views.lo[i] = lo[i];
         }
       }
-      std::array<detail::Cursor, 4> cursors;
-      for (unsigned i = 0; i < count; ++i)
-        cursors[i] = op.slot(i).cursor;
-      runViewed(kernels, views, results, cursors, broadcast, bytes, memoryBytes,
-                count, n, op.carry);
+      Rows rows;
+      if (planRows(op, bytes, memoryBytes, n, rows)) {
+        runRows(kernels, views, results, op, rows, broadcast, bytes,
+                memoryBytes, op.carry);
+      } else {
+        std::array<detail::Cursor, 4> cursors;
+        for (unsigned i = 0; i < count; ++i)
+          cursors[i] = op.slot(i).cursor;
+        runViewed(kernels, views, results, cursors, broadcast, bytes,
+                  memoryBytes, count, n, op.carry);
+      }
       if (!direct)
         memory.write(static_cast<uint32_t>(lo[0]),
                      {mirror + lo[0], static_cast<size_t>(hi[0] - lo[0])});

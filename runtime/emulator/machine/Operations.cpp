@@ -11,6 +11,8 @@
 
 #include "Machine.h"
 
+#include "tessera/Emulator/FabricMoves.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -295,7 +297,13 @@ DSDProgress Band::advance(PE &pe, Flight &flight) {
                 options.record && options.record->wavelets ? this : nullptr);
   DSDContext context{pe.memory, pe.dsrs, pe.fifos, ports};
   DSDTrap trap;
-  DSDProgress progress = engine.run(flight.op, context, trap, budget);
+  DSDProgress progress;
+  if (!DSDEngine::runFabricMove(flight.op, pe.memory, pe.dsrs, ports, budget,
+                                progress)) {
+    uint64_t done = progress.elements;
+    progress = engine.run(flight.op, context, trap, budget - done);
+    progress.elements += done;
+  }
   pe.counters.dsdElements += progress.elements;
   if (progress.elements) {
     progressed = true;

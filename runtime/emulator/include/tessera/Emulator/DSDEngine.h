@@ -173,6 +173,7 @@ public:
   bool isMap() const { return opcode == pe::Opcode::Map; }
   /// Elements the operation runs for; UINT64_MAX when infinite.
   uint64_t getLength() const { return length; }
+  unsigned getNumOperands() const { return numOperands; }
   uint64_t getElementsDone() const { return next; }
   bool isDone() const { return next == length; }
   const ResolvedOptions &getOptions() const { return options; }
@@ -247,6 +248,18 @@ public:
   /// start() failed traps.
   DSDProgress run(DSDOperation &op, DSDContext context, DSDTrap &trap,
                   uint64_t maxElements = detail::Unbounded);
+
+  /// run() for a move between memory and one fabric operand (an
+  /// asynchronous send or receive of a halo exchange), calling `ports`, a
+  /// final class, directly (FabricMoves.h); `progress` is what run()
+  /// would have returned. False when the operation is no such move, or
+  /// when its next element would touch memory it may not: `progress` then
+  /// counts the elements done before it, and run() goes on from there (and
+  /// reports the fault).
+  template <class Ports>
+  static bool runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
+                            Ports &ports, uint64_t maxElements,
+                            DSDProgress &progress);
 
   /// The memory-only fast path is on by default; tests turn it off to
   /// compare it with the element-by-element path.
