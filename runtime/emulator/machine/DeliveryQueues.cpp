@@ -36,7 +36,14 @@ std::optional<Wavelet> machine::peekDelivered(const Network &network,
 
 std::optional<Wavelet> machine::pollDelivered(Network &network, PE &pe,
                                               unsigned color) {
-  if (!peekDelivered(network, pe, color))
+  uint32_t queue = findQueue(network, pe, color);
+  if (queue == PE::NoQueue)
     return std::nullopt;
-  return network.pollDeliveryQueue(pe.deliveryQueue[color]);
+  std::optional<Wavelet> head = network.pollDeliveryQueue(queue);
+  if (head && !network.peekDeliveryQueue(queue)) {
+    uint32_t keep = ~(uint32_t(1) << color); // color < 32: it has a queue
+    pe.deliveredColors &= keep;
+    pe.controlColors &= keep;
+  }
+  return head;
 }

@@ -778,6 +778,8 @@ bool Emulator::deliver(unsigned x, unsigned y, Wavelet wavelet) {
       !state->bandOf(y).network.deliverFromHost(x, y, wavelet))
     return false;
   pe->deliveredColors |= uint32_t(1) << wavelet.color;
+  if (wavelet.control)
+    pe->controlColors |= uint32_t(1) << wavelet.color;
   state->bandOf(y).wake(*pe);
   return true;
 }

@@ -54,8 +54,7 @@ public:
         blockedOn = {true, false, false, color, fabin.queue};
         return std::nullopt;
       }
-      // The head was just seen, so the PE knows the queue's number.
-      (void)network.pollDeliveryQueue(pe.deliveryQueue[color]);
+      (void)pollDelivered(network, pe, color);
       ++pe.counters.waveletsReceived;
       if (recorder)
         recorder->recordWavelet(pe, color, false);
@@ -324,8 +323,8 @@ bool Band::wouldBlockAgain(const PE &pe, const Flight &flight) const {
     return false;
   if (!on.send) {
     // PEPorts::popWavelet. A color's delivery queue holds nothing while
-    // its bit in deliveredColors is clear (takeControlWavelets clears it
-    // only on an empty queue; every delivery sets it).
+    // its bit in deliveredColors is clear (cleared only on an empty queue;
+    // every delivery sets it).
     if (on.color < 32 && !(pe.deliveredColors >> on.color & 1))
       return true;
     return !peekDelivered(network, pe, on.color);
@@ -414,55 +413,52 @@ void Band::continueOperation(PE &pe) {
 }
 
 void Band::runMicrothreads(PE &pe) {
-  if (!pe.hasBusyMicrothread())
-    return;
-  // High before medium before low before default; ties by ID.
-  std::array<unsigned, target::TargetModel::getNumMicrothreads()> order;
-  unsigned count = 0;
+  static_assert(target::TargetModel::getNumMicrothreads() <= 8,
+                "a PE's microthreads fit a byte");
+  // High before medium before low before default; ties by ID: a mask of
+  // microthreads per priority, walked from high down, each from the lowest
+  // ID.
+  static_assert(unsigned(pe::Priority::Default) == 0 &&
+                    unsigned(pe::Priority::Low) == 1 &&
+                    unsigned(pe::Priority::Medium) == 2 &&
+                    unsigned(pe::Priority::High) == 3,
+                "byPriority is indexed by the priority");
+  std::array<uint8_t, 4> byPriority{};
+  bool any = false;
   for (unsigned ut = 0; ut < pe.microthreads.size(); ++ut)
-    if (pe.microthreads[ut])
-      order[count++] = ut;
-  auto rank = [&](unsigned ut) {
-    switch (pe.microthreads[ut]->op.getOptions().priority) {
-    case pe::Priority::High:
-      return 0;
-    case pe::Priority::Medium:
-      return 1;
-    case pe::Priority::Low:
-      return 2;
-    case pe::Priority::Default:
-      return 3;
+    if (const Flight *flight = pe.microthreads[ut].get()) {
+      byPriority[unsigned(flight->op.getOptions().priority) & 3] |=
+          uint8_t(1u << ut);
+      any = true;
     }
-    return 3;
-  };
-  for (unsigned i = 1; i < count; ++i) // insertion sort: stable, tiny
-    for (unsigned j = i; j > 0 && rank(order[j]) < rank(order[j - 1]); --j)
-      std::swap(order[j], order[j - 1]);
-
-  for (unsigned i = 0; i < count; ++i) {
-    unsigned ut = order[i];
-    Flight &flight = *pe.microthreads[ut];
-    if (pe.blockedMicrothreads >> ut & 1)
-      continue;
-    if (!flight.interactive) {
-      if (flight.readyAt > cycle) {
+  if (!any)
+    return;
+  for (unsigned priority = 4; priority-- > 0;)
+    for (uint8_t threads = byPriority[priority]; threads;
+         threads &= threads - 1) {
+      unsigned ut = unsigned(std::countr_zero(threads));
+      Flight &flight = *pe.microthreads[ut];
+      if (pe.blockedMicrothreads >> ut & 1)
+        continue;
+      if (!flight.interactive) {
+        if (flight.readyAt > cycle) {
+          progressed = true;
+          continue;
+        }
+        complete(pe, flight);
+        recycle(pe.microthreads[ut]);
         progressed = true;
         continue;
       }
-      complete(pe, flight);
-      recycle(pe.microthreads[ut]);
-      progressed = true;
-      continue;
+      if (wouldBlockAgain(pe, flight))
+        continue;
+      DSDStatus status = advance(pe, flight).status;
+      if (status == DSDStatus::Trapped)
+        return;
+      if (status == DSDStatus::Done) {
+        complete(pe, flight);
+        recycle(pe.microthreads[ut]);
+        progressed = true;
+      }
     }
-    if (wouldBlockAgain(pe, flight))
-      continue;
-    DSDStatus status = advance(pe, flight).status;
-    if (status == DSDStatus::Trapped)
-      return;
-    if (status == DSDStatus::Done) {
-      complete(pe, flight);
-      recycle(pe.microthreads[ut]);
-      progressed = true;
-    }
-  }
 }

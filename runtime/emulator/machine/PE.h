@@ -183,8 +183,13 @@ struct PE {
   /// The separate control task table's entries: pending and blocked.
   uint64_t tablePending = 0;
   uint64_t tableBlocked = 0;
-  /// Colors whose delivery queue may hold wavelets.
+  /// Colors whose delivery queue may hold wavelets: set by each delivery,
+  /// cleared when a poll empties the queue (or a look finds it empty).
   uint32_t deliveredColors = 0;
+  /// Of those, the colors whose queue may hold a control wavelet: set by
+  /// each delivery of one, cleared with deliveredColors. Only these are
+  /// looked at for control wavelets to take, so data streams cost nothing.
+  uint32_t controlColors = 0;
   /// Per color: the network's number for this PE's delivery queue
   /// (Network::findDeliveryQueue), found on first use. A cache, so the
   /// const queries may fill it in.
@@ -255,6 +260,8 @@ struct PE {
 uint32_t findQueue(const Network &network, const PE &pe, unsigned color);
 std::optional<Wavelet> peekDelivered(const Network &network, const PE &pe,
                                      unsigned color);
+/// Takes the head; a queue left empty clears the color's bits in
+/// deliveredColors and controlColors.
 std::optional<Wavelet> pollDelivered(Network &network, PE &pe, unsigned color);
 
 } // namespace tessera::emulator::machine

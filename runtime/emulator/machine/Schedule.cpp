@@ -51,7 +51,8 @@ void Band::reschedule(PE &pe) {
   // takeControlWavelets takes one control wavelet per color a turn: a PE
   // with another one to take (or one behind a gate just opened) stays awake.
   if (pe.state != MainState::Faulted)
-    for (uint32_t colors = pe.deliveredColors; colors; colors &= colors - 1) {
+    for (uint32_t colors = pe.deliveredColors & pe.controlColors; colors;
+         colors &= colors - 1) {
       std::optional<Wavelet> head;
       if (classifyControlHead(pe, std::countr_zero(colors), head) !=
           ControlHead::None) {
@@ -195,6 +196,8 @@ void Band::stepNetwork() {
   for (const DeliveryNote &note : network.getLastStepDeliveries()) {
     if (PE *pe = findPE(note.pe.x, note.pe.y)) {
       pe->deliveredColors |= uint32_t(1) << note.color;
+      if (note.control)
+        pe->controlColors |= uint32_t(1) << note.color;
       wake(*pe);
     }
   }

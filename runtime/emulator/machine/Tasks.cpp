@@ -39,10 +39,9 @@ std::optional<uint8_t> colorOfDataTask(const ProgramInfo &info, unsigned task) {
 
 } // namespace
 
-Band::ControlHead
-Band::classifyControlHead(const PE &pe, unsigned color,
-                                     std::optional<Wavelet> &head,
-                                     unsigned *slot) const {
+Band::ControlHead Band::classifyControlHead(const PE &pe, unsigned color,
+                                            std::optional<Wavelet> &head,
+                                            unsigned *slot) const {
   head = peekDelivered(network, pe, color);
   if (!head || !head->control)
     return ControlHead::None;
@@ -73,13 +72,15 @@ Band::classifyControlHead(const PE &pe, unsigned color,
 }
 
 void Band::takeControlWavelets(PE &pe) {
-  for (uint32_t colors = pe.deliveredColors; colors; colors &= colors - 1) {
+  for (uint32_t colors = pe.deliveredColors & pe.controlColors; colors;
+       colors &= colors - 1) {
     unsigned color = std::countr_zero(colors);
     std::optional<Wavelet> head;
     unsigned slot = 0;
     ControlHead action = classifyControlHead(pe, color, head, &slot);
     if (!head) {
       pe.deliveredColors &= ~(uint32_t(1) << color);
+      pe.controlColors &= ~(uint32_t(1) << color);
       continue;
     }
     if (action == ControlHead::None)
@@ -279,8 +280,7 @@ bool Band::startControlTableTask(PE &pe, unsigned entry) {
   return true;
 }
 
-void Band::setBlocked(PE &pe, pe::BlockSpace space, unsigned id,
-                                 bool blocked) {
+void Band::setBlocked(PE &pe, pe::BlockSpace space, unsigned id, bool blocked) {
   auto apply = [&](auto &mask, unsigned limit) {
     if (id >= limit)
       return;

@@ -48,8 +48,8 @@ void Network::State::resolveLinks(const Router &router, const Lane &lane,
   for (unsigned direction = 0; direction < 4; ++direction) {
     uint32_t neighbour = router.neighbour[direction];
     uint8_t color = lane.color;
-    uint32_t dest = neighbour == Outside || neighbour == Ghost ? neighbour
-                                                               : None;
+    uint32_t dest =
+        neighbour == Outside || neighbour == Ghost ? neighbour : None;
     // A ghost's color swap is looked up when a wavelet goes (planGhost):
     // the neighbour's view changes every cycle.
     if (neighbour != None && neighbour != Outside && neighbour != Ghost) {
@@ -89,8 +89,8 @@ Network::State::worstRank(const Router &router, uint8_t links,
                           unsigned color) const {
   unsigned key = 0;
   for (unsigned rest = links; rest; rest &= rest - 1)
-    key = std::max(key, rankOn(router, unsigned(std::countr_zero(rest)),
-                               color));
+    key =
+        std::max(key, rankOn(router, unsigned(std::countr_zero(rest)), color));
   return key;
 }
 
@@ -252,8 +252,8 @@ void Network::State::arbitrate(const Router &router, size_t first,
   std::array<uint32_t, MaxColors> order;
   for (size_t i = 0; i < count; ++i) {
     unsigned key = worstRank(router, moves[first + i].links, colorOf[i]);
-    uint32_t packed = uint32_t(key) << 16 | uint32_t(colorOf[i]) << 8 |
-                      uint32_t(i);
+    uint32_t packed =
+        uint32_t(key) << 16 | uint32_t(colorOf[i]) << 8 | uint32_t(i);
     size_t at = i;
     for (; at > 0 && order[at - 1] > packed; --at)
       order[at] = order[at - 1];
@@ -308,9 +308,9 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
     // at its last position without ring mode passes the command on (the
     // next router of cholesky's row must still see its advance).
     bool moves = cold[move.lane].position < lane.lastPosition || lane.has(Ring);
-    bool pops = lane.popMode == 1 ||
-                (lane.popMode == 2 && command == ControlOpcode::SwitchAdvance &&
-                 moves);
+    bool pops =
+        lane.popMode == 1 ||
+        (lane.popMode == 2 && command == ControlOpcode::SwitchAdvance && moves);
     // A router pops by its pop mode whether or not it has switch positions:
     // fft-1d-2d's sending PE has none and pops the NOP meant for itself,
     // so the next router sees the advance meant for it.
@@ -342,7 +342,7 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
     ++counters.delivered;
     ++counters.hops;
     ++cold[move.lane].sent[RampPort];
-    deliveries.push_back({{move.x, move.y}, color});
+    deliveries.push_back({{move.x, move.y}, color, entry.control != 0});
   }
   if (move.withheld)
     ++counters.withheld;

@@ -107,6 +107,31 @@ TEST_CASE("control wavelets queued behind a gate are all taken once it "
   CHECK(m.emu.getCounters(1, 0).waveletsReceived == 3);
 }
 
+TEST_CASE("a control wavelet behind data is taken once a receive has "
+          "taken the data") {
+  // Task 10 receives two data wavelets into memory; the control wavelet
+  // for task 40 queued behind them is seen only then.
+  Program p = receiver();
+  p.label("t10")
+      .fabin(Src0(1), 2, Color, 1)
+      .mem1d(Dest(1), 32, 0x3000, 2)
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)})
+      .texit();
+  p.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  p.unblockAtStart(BlockSpace::Color, Color);
+  Machine m(towardsSecond(p));
+  REQUIRE(m.inject(0, 0, Color, 0x11));
+  REQUIRE(m.emu.step());
+  REQUIRE(m.inject(0, 0, Color, 0x22));
+  feed(m, {controlPayload(40, 9)});
+  CHECK(m.run().status == RunStatus::Idle);
+  CHECK(m.read32(1, 0, 0x3000) == 0x11);
+  CHECK(m.read32(1, 0, 0x3004) == 0x22);
+  CHECK(m.log(1, 0) == std::vector<uint32_t>{9});
+  CHECK(m.emu.getCounters(1, 0).waveletsReceived == 3);
+  CHECK(m.emu.getNetwork().getWaveletsAwaitingCE() == 0);
+}
+
 TEST_CASE("WSE-3: the gate of a color is its input queue") {
   Program p("recv", Arch::WSE3);
   p.label("t40").log(0).texit();

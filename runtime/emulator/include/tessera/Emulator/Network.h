@@ -84,6 +84,7 @@ struct TeardownEvent {
 struct DeliveryNote {
   PECoord pe;
   uint8_t color = 0;
+  bool control = false; ///< a control wavelet
   bool operator==(const DeliveryNote &) const = default;
 };
 
