@@ -62,17 +62,18 @@ DecodedProgram::DecodedProgram(const pe::ProgramBinary &program)
   size_t room =
       pe::MemoryBytes > codeBegin ? (pe::MemoryBytes - codeBegin) / 2 : 0;
   size_t count = std::min(program.code.size(), room);
+  code.assign(program.code.begin(), program.code.begin() + count);
   entries.resize(count);
   pe::Instruction inst;
   for (size_t i = 0; i < count; ++i) {
     DecodedInst &entry = entries[i];
-    pe::DecodeResult result =
-        pe::decode(program.code.data() + i, count - i, inst);
-    if (!result) {
-      entry.aux = static_cast<uint32_t>(decodeErrors.size());
-      decodeErrors.push_back(std::move(result.error->message));
+    // A word with no opcode (common inside instructions) is undecodable
+    // without asking the decoder, which would write its message.
+    if (!pe::getInstInfo(static_cast<pe::Opcode>(code[i] >> 8)))
       continue;
-    }
+    pe::DecodeResult result = pe::decode(code.data() + i, count - i, inst);
+    if (!result)
+      continue;
     entry.opcode = inst.opcode;
     entry.size = static_cast<uint8_t>(result.size);
     if (isScalar(inst.opcode)) {
@@ -112,10 +113,15 @@ DecodedProgram::getInstruction(const DecodedInst &inst) const {
   return &fullInstructions[inst.aux];
 }
 
-std::string_view DecodedProgram::getDecodeError(const DecodedInst &inst) const {
-  if (inst.opcode != pe::Opcode::Invalid || inst.aux >= decodeErrors.size())
+std::string DecodedProgram::getDecodeError(const DecodedInst &inst) const {
+  if (inst.opcode != pe::Opcode::Invalid || entries.empty() ||
+      &inst < entries.data() || &inst >= entries.data() + entries.size())
     return {};
-  return decodeErrors[inst.aux];
+  size_t index = static_cast<size_t>(&inst - entries.data());
+  pe::Instruction scratch;
+  pe::DecodeResult result =
+      pe::decode(code.data() + index, code.size() - index, scratch);
+  return result ? std::string() : result.error->message;
 }
 
 std::optional<SourceLocation> DecodedProgram::getLocation(uint32_t pc) const {

@@ -34,8 +34,7 @@ struct DecodedInst {
   uint8_t flags = 0;
   uint8_t reg[4] = {0, 0, 0, 0};
   uint32_t imm = 0;
-  /// Non-scalar instructions: index of the full form; undecodable entries:
-  /// index of the decoder's message.
+  /// Non-scalar instructions: index of the full form.
   uint32_t aux = 0;
 
   static constexpr uint8_t RegOperand = 1;
@@ -76,8 +75,10 @@ public:
   /// The full instruction of a non-scalar entry (Task, Config, DSR and
   /// DSDOp classes), which the PE model executes; null for other entries.
   const pe::Instruction *getInstruction(const DecodedInst &inst) const;
-  /// The decoder's message for an undecodable entry; empty otherwise.
-  std::string_view getDecodeError(const DecodedInst &inst) const;
+  /// The decoder's message for an undecodable entry of this program (made
+  /// when asked: most halfwords inside instructions do not decode, and only
+  /// a jump there needs to say why); empty otherwise.
+  std::string getDecodeError(const DecodedInst &inst) const;
 
   /// The source position of the instruction at `pc`: the last line entry at
   /// or below `pc` (the innermost of several at one address). None outside
@@ -94,7 +95,7 @@ private:
   uint32_t codeBegin = 0;
   std::vector<DecodedInst> entries;
   std::vector<pe::Instruction> fullInstructions;
-  std::vector<std::string> decodeErrors;
+  std::vector<uint16_t> code; ///< the words the entries were decoded from
   std::vector<std::string> files;
   std::vector<pe::LineEntry> lines; ///< sorted by address, stable
 };
