@@ -40,7 +40,7 @@ std::optional<Wavelet> machine::pollDelivered(Network &network, PE &pe,
   if (queue == PE::NoQueue)
     return std::nullopt;
   std::optional<Wavelet> head = network.pollDeliveryQueue(queue);
-  if (head && !network.peekDeliveryQueue(queue)) {
+  if (head && network.isDeliveryQueueEmpty(queue)) {
     uint32_t keep = ~(uint32_t(1) << color); // color < 32: it has a queue
     pe.deliveredColors &= keep;
     pe.controlColors &= keep;

@@ -315,6 +315,12 @@ std::optional<Wavelet> Network::peekDeliveryQueue(uint32_t queue) const {
   return Wavelet{entry.payload, entry.color, entry.control != 0, entry.id};
 }
 
+bool Network::isDeliveryQueueEmpty(uint32_t queue) const {
+  const State &s = *state;
+  return queue >= s.lanes.size() ||
+         s.lanes[queue].buffers[DeliveryBuffer].count == 0;
+}
+
 std::optional<Wavelet> Network::pollDeliveryQueue(uint32_t queue) {
   State &s = *state;
   std::optional<Wavelet> wavelet = peekDeliveryQueue(queue);

@@ -252,6 +252,8 @@ public:
   /// take its turn): starts loading them into the cache.
   void prefetchQueues(std::span<const uint32_t> queues) const;
   std::optional<Wavelet> pollDeliveryQueue(uint32_t queue);
+  /// Whether that queue holds no wavelet (also for a number never given).
+  bool isDeliveryQueueEmpty(uint32_t queue) const;
   /// The depth of one delivery queue (1 to NetworkOptions::MaxDepth), e.g.
   /// that of the input queue bound to the color; false and an error when
   /// out of range or below the wavelets it holds.
