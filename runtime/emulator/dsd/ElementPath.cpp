@@ -208,12 +208,7 @@ DSDProgress DSDEngine::runMoves(DSDOperation &op, DSDContext context,
     }
     if (!runner.write(dest, op.result))
       return progress;
-    dest.cursor.advance(1);
-    source.cursor.advance(1);
-    ++op.next;
-    ++progress.elements;
-    op.fetched = 0;
-    op.resultReady = false;
+    finishMoveElement(op, progress);
   }
   progress.status = op.next == op.length ? DSDStatus::Done : DSDStatus::Paused;
   return progress;

@@ -118,18 +118,10 @@ Outcome play(bool fast, const LargeBuilder &builder,
   for (int i = 0; i < 12; ++i)
     REQUIRE(m.memory.store32(0x1000 + 4 * (fill() % 0x800), fill()) ==
             MemoryStatus::Ok);
-  for (auto [reg, value] : builder.registers)
-    m.state.r[reg] = value;
-  for (const pe::Instruction &step : builder.setup)
-    m.exec(step.opcode, step.operands, step.options);
+  m.prepare(builder.registers, builder.setup);
   Outcome outcome{};
   for (int round = 0; round < 2; ++round) {
-    m.start(inst.opcode, inst.operands, inst.options);
-    DSDProgress progress;
-    do {
-      progress = m.run(slice);
-      outcome.elements += progress.elements;
-    } while (progress.status == DSDStatus::Paused);
+    DSDProgress progress = m.runSliced(inst, slice, outcome.elements);
     outcome.status = progress.status;
     if (progress.status == DSDStatus::Trapped) {
       outcome.message = m.trap.message;

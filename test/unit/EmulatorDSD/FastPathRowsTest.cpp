@@ -85,17 +85,9 @@ Outcome play(bool fast, const RowsBuilder &builder, const pe::Instruction &inst,
   for (uint8_t &byte : window)
     byte = static_cast<uint8_t>(fill());
   REQUIRE(m.memory.write(0x800, window) == MemoryStatus::Ok);
-  for (auto [reg, value] : builder.registers)
-    m.state.r[reg] = value;
-  for (const pe::Instruction &step : builder.setup)
-    m.exec(step.opcode, step.operands, step.options);
-  m.start(inst.opcode, inst.operands, inst.options);
+  m.prepare(builder.registers, builder.setup);
   Outcome outcome{};
-  DSDProgress progress;
-  do {
-    progress = m.run(slice);
-    outcome.elements += progress.elements;
-  } while (progress.status == DSDStatus::Paused);
+  DSDProgress progress = m.runSliced(inst, slice, outcome.elements);
   outcome.status = progress.status;
   outcome.message = progress.status == DSDStatus::Trapped ? m.trap.message : "";
   REQUIRE(m.memory.read(0x800, window) == MemoryStatus::Ok);

@@ -140,6 +140,26 @@ struct Machine {
   DSDProgress run(uint64_t budget = std::numeric_limits<uint64_t>::max()) {
     return engine.run(op, context(), trap, budget);
   }
+  /// Sets registers and runs DSR instructions (what a random test built).
+  void prepare(const std::vector<std::pair<unsigned, uint32_t>> &registers,
+               const std::vector<pe::Instruction> &setup) {
+    for (auto [reg, value] : registers)
+      state.r[reg] = value;
+    for (const pe::Instruction &step : setup)
+      exec(step.opcode, step.operands, step.options);
+  }
+  /// Starts `inst` and runs it `slice` elements at a time until it is no
+  /// longer paused; adds the elements done to `elements`.
+  DSDProgress runSliced(const pe::Instruction &inst, uint64_t slice,
+                        uint64_t &elements) {
+    start(inst.opcode, inst.operands, inst.options);
+    DSDProgress progress;
+    do {
+      progress = run(slice);
+      elements += progress.elements;
+    } while (progress.status == DSDStatus::Paused);
+    return progress;
+  }
   /// Starts and runs to completion.
   DSDProgress runOp(Opcode opcode, std::vector<Operand> operands,
                     pe::DSDOptions options = {}) {

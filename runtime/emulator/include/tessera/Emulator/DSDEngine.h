@@ -284,6 +284,15 @@ private:
   /// map or a reduction into a pointer), decided once by start().
   static bool hasFastOperands(const DSDOperation &op);
   static void complete(DSDOperation &op, DSRFile &dsrs);
+  /// A move's element is written: both operands step on to the next.
+  static void finishMoveElement(DSDOperation &op, DSDProgress &progress) {
+    op.slots[0].cursor.advance(1);
+    op.slots[1].cursor.advance(1);
+    ++op.next;
+    ++progress.elements;
+    op.fetched = 0;
+    op.resultReady = false;
+  }
 
   /// The fast path's buffers (FastPath.cpp): blocks of elements, and a
   /// mirror of the memory an operation touches at the same addresses.

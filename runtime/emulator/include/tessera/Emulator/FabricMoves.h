@@ -88,12 +88,7 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
         return true;
       }
     }
-    dest.cursor.advance(1);
-    source.cursor.advance(1);
-    ++op.next;
-    ++progress.elements;
-    op.fetched = 0;
-    op.resultReady = false;
+    finishMoveElement(op, progress);
   }
 }
 
