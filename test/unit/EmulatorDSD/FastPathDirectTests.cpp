@@ -98,15 +98,6 @@ struct LargeBuilder {
   }
 };
 
-struct Outcome {
-  DSDStatus status;
-  uint64_t elements = 0;
-  std::string message;
-  std::vector<uint8_t> memory;
-  std::vector<Descriptor> dsrs;
-  bool operator==(const Outcome &) const = default;
-};
-
 /// Runs the operation twice on a memory over `image` with some pages
 /// written first; the fast run goes in slices of `slice` elements.
 Outcome play(bool fast, const LargeBuilder &builder,
@@ -130,8 +121,7 @@ Outcome play(bool fast, const LargeBuilder &builder,
   }
   outcome.memory.resize(PEMemory::Size);
   REQUIRE(m.memory.read(0, outcome.memory) == MemoryStatus::Ok);
-  for (DSRId id : {DSRId{0, 0}, DSRId{1, 0}, DSRId{2, 0}, DSRId{2, 1}})
-    outcome.dsrs.push_back(m.dsrs.get(id));
+  outcome.dsrs = m.operandDSRs();
   return outcome;
 }
 

@@ -69,14 +69,6 @@ struct RowsBuilder {
   }
 };
 
-struct Outcome {
-  DSDStatus status;
-  uint64_t elements = 0;
-  std::string message;
-  std::vector<uint8_t> memory;
-  bool operator==(const Outcome &) const = default;
-};
-
 Outcome play(bool fast, const RowsBuilder &builder, const pe::Instruction &inst,
              uint32_t seed, uint64_t slice) {
   Machine m(fast);
@@ -92,6 +84,7 @@ Outcome play(bool fast, const RowsBuilder &builder, const pe::Instruction &inst,
   outcome.message = progress.status == DSDStatus::Trapped ? m.trap.message : "";
   REQUIRE(m.memory.read(0x800, window) == MemoryStatus::Ok);
   outcome.memory = window;
+  outcome.dsrs = m.operandDSRs();
   return outcome;
 }
 

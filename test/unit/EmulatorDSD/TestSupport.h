@@ -84,6 +84,17 @@ public:
   unsigned pops = 0, pushes = 0;
 };
 
+/// How a run of an operation ended, to compare the fast path with the
+/// element path: status, elements, message, memory and the DSRs used.
+struct Outcome {
+  DSDStatus status = DSDStatus::Done;
+  uint64_t elements = 0;
+  std::string message;
+  std::vector<uint8_t> memory;
+  std::vector<Descriptor> dsrs;
+  bool operator==(const Outcome &) const = default;
+};
+
 struct Machine {
   CEState state;
   PEMemory memory;
@@ -159,6 +170,14 @@ struct Machine {
       elements += progress.elements;
     } while (progress.status == DSDStatus::Paused);
     return progress;
+  }
+  /// The DSRs random tests give their operands: dest.0, src0.0, src1.0 and
+  /// src1.1.
+  std::vector<Descriptor> operandDSRs() const {
+    std::vector<Descriptor> all;
+    for (DSRId id : {DSRId{0, 0}, DSRId{1, 0}, DSRId{2, 0}, DSRId{2, 1}})
+      all.push_back(dsrs.get(id));
+    return all;
   }
   /// Starts and runs to completion.
   DSDProgress runOp(Opcode opcode, std::vector<Operand> operands,
