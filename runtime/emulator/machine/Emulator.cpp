@@ -283,14 +283,44 @@ void Emulator::State::settle() {
 Progress Emulator::State::getProgress() const {
   Progress progress;
   progress.cycle = cycle;
-  for (const auto &band : bands) {
+  size_t n = bands.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Band &band = *bands[i];
     // Called twice a second at most: a pass over the PEs is affordable.
-    for (const PE &pe : band->pes)
+    for (const PE &pe : band.pes)
       progress.activePEs += pe.awake || pe.timerAt != 0;
-    progress.waveletsInFlight += band->network.getWaveletsInFlight() +
-                                 band->network.getWaveletsAwaitingCE();
+    progress.waveletsInFlight += band.network.getWaveletsInFlight() +
+                                 band.network.getWaveletsAwaitingCE();
+    // Wavelets that crossed into the band in the last cycle wait in the
+    // sender's outbox (or the rank's) until the next: counted by the band
+    // they enter, as one band would count them in its buffers.
+    if (i > 0)
+      progress.waveletsInFlight += outboxSouth[i - 1].size();
+    else if (northRank)
+      progress.waveletsInFlight += rankOutboxNorth.size();
+    if (i + 1 < n)
+      progress.waveletsInFlight += outboxNorth[i + 1].size();
+    else if (southRank)
+      progress.waveletsInFlight += rankOutboxSouth.size();
   }
   return progress;
+}
+
+Progress Emulator::State::gatherProgress() const {
+  Progress mine = getProgress();
+  if (!link)
+    return mine;
+  ByteWriter out;
+  out.put(mine.activePEs);
+  out.put(mine.waveletsInFlight);
+  Progress all;
+  all.cycle = cycle;
+  for (const std::vector<uint8_t> &bytes : gatherToFirst(out.bytes)) {
+    ByteReader in(bytes);
+    all.activePEs += in.get<uint64_t>();
+    all.waveletsInFlight += in.get<uint64_t>();
+  }
+  return all;
 }
 
 std::vector<std::vector<uint8_t>>
@@ -322,6 +352,7 @@ void Emulator::State::refreshSummary() const {
     local.printed += band.printed.size();
     local.traced += band.traced.size();
   }
+  local.progressDue = progressDue;
   if (!link) {
     summary = local;
     return;
@@ -337,6 +368,7 @@ void Emulator::State::refreshSummary() const {
     all.canSkip &= one.canSkip;
     all.timers |= one.timers;
     all.progressed |= one.progressed;
+    all.progressDue |= one.progressDue;
     all.nextTimer = std::min(all.nextTimer, one.nextTimer);
     all.printed += one.printed;
     all.traced += one.traced;
@@ -470,13 +502,22 @@ RunOutcome Emulator::run(uint64_t maxCycles,
   auto lastProgress = std::chrono::steady_clock::now();
   for (uint64_t turn = 1;; ++turn) {
     // Reading the clock every cycle would cost more than a small cycle.
-    if (onProgress && turn % 64 == 0) {
+    // With ranks only rank 0 reports: its clock decides, the next summary
+    // tells every rank, and the line counts every rank's PEs.
+    if (onProgress && turn % 64 == 0 && !s.progressDue) {
       auto now = std::chrono::steady_clock::now();
       if (std::chrono::duration<double>(now - lastProgress).count() >=
           s.shared.options.progressSeconds) {
         lastProgress = now;
-        onProgress(s.getProgress());
+        s.progressDue = true; // refreshSummary is every rank's call
       }
+    }
+    if (s.summary.progressDue) {
+      Progress progress = s.gatherProgress();
+      s.progressDue = false;
+      s.summary.progressDue = 0;
+      if (onProgress)
+        onProgress(progress);
     }
     // Every decision below reads only what all ranks agree on: the fault
     // and the summary are the same on each.

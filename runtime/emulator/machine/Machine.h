@@ -228,6 +228,9 @@ struct CycleSummary {
   uint8_t canSkip = 0;    ///< nothing awake, no wavelet moving
   uint8_t timers = 0;     ///< some PE sleeps on a timer
   uint8_t progressed = 0; ///< something happened in the last cycle
+  /// A progress line is due (the host's clock, on rank 0, said so): every
+  /// rank then contributes its PEs to it.
+  uint8_t progressDue = 0;
   uint64_t nextTimer = UINT64_MAX;
   uint64_t printed = 0, traced = 0; ///< lines not yet collected
   bool isQuiet() const { return canSkip && !timers; }
@@ -266,6 +269,9 @@ struct Emulator::State {
   std::vector<PrintedLine> printed;
   /// Of every rank, as of the last refreshSummary.
   mutable CycleSummary summary;
+  /// The progress interval has passed here; the next summary tells every
+  /// rank.
+  bool progressDue = false;
 
   bool ownsRow(unsigned y) const { return y >= firstRow && y < endRow; }
   machine::Band &bandOf(unsigned y) { return *bands[bandOfRow[y]]; }
@@ -309,8 +315,10 @@ struct Emulator::State {
   /// Moves the clock to the next timer when nothing else can happen in
   /// between, at most `limit` cycles; returns the cycles skipped.
   uint64_t skipToNextTimer(uint64_t limit);
-  /// This process's part of the run's progress (ranks report their own).
+  /// This process's part of the run's progress.
   Progress getProgress() const;
+  /// The run's progress over every rank; all ranks call it together.
+  Progress gatherProgress() const;
   /// Every rank's `bytes`, in rank order (just `bytes` without ranks).
   std::vector<std::vector<uint8_t>>
   gather(const std::vector<uint8_t> &bytes) const;

@@ -133,7 +133,9 @@ struct EmulatorOptions {
   /// ranks, each rank records its rows.
   std::optional<RecordOptions> record;
   /// Called during run() at most every `progressSeconds` of host time
-  /// (checked every few thousand cycles), for a progress display.
+  /// (checked every 64 steps of the clock, reported one cycle later), for
+  /// a progress display. With ranks only rank 0 should set it; the
+  /// progress it gets counts every rank's PEs.
   std::function<void(const Progress &)> onProgress;
   double progressSeconds = 0.5;
 };
