@@ -177,22 +177,57 @@ void Device::captureColor(unsigned color) {
 }
 
 size_t Device::writeMemory(std::span<const MemoryPiece> pieces) {
-  ByteWriter payload;
-  payload.put<uint64_t>(pieces.size());
   bool local = true;
-  for (const MemoryPiece &piece : pieces) {
-    putPE(payload, piece.x, piece.y);
-    payload.put(piece.address);
-    payload.putVector(piece.bytes);
+  for (const MemoryPiece &piece : pieces)
     local = local && isMine(piece.y);
-  }
   std::vector<MemoryStatus> status(pieces.size(), MemoryStatus::OutOfRange);
-  forEntries(ask(Op::WriteMemory, payload, local),
-             [&](uint64_t i, ByteReader &in) {
-               MemoryStatus s = in.get<MemoryStatus>();
-               if (i < status.size())
-                 status[i] = s;
-             });
+  auto take = [&](const std::vector<uint64_t> *indices) {
+    return [&status, indices](uint64_t i, ByteReader &in) {
+      MemoryStatus s = in.get<MemoryStatus>();
+      if (indices)
+        i = i < indices->size() ? (*indices)[i] : status.size();
+      if (i < status.size())
+        status[i] = s;
+    };
+  };
+  if (!servers || local) {
+    ByteWriter payload;
+    payload.put<uint64_t>(pieces.size());
+    for (const MemoryPiece &piece : pieces) {
+      putPE(payload, piece.x, piece.y);
+      payload.put(piece.address);
+      payload.putVector(piece.bytes);
+    }
+    forEntries(ask(Op::WriteMemory, payload, local), take(nullptr));
+  } else {
+    // Each rank gets only the pieces of its rows (a PE outside the
+    // rectangle goes to rank 0, which finds no PE there), numbered within
+    // its part.
+    RankLink &link = servers->getLink();
+    std::vector<std::vector<uint64_t>> indices(link.getSize());
+    for (size_t i = 0; i < pieces.size(); ++i)
+      indices[std::min(emulator->getRankOfRow(pieces[i].y), link.getSize() - 1)]
+          .push_back(i);
+    std::vector<std::vector<uint8_t>> parts;
+    for (const std::vector<uint64_t> &mine : indices) {
+      ByteWriter part;
+      part.put<uint64_t>(mine.size());
+      for (uint64_t i : mine) {
+        putPE(part, pieces[i].x, pieces[i].y);
+        part.put(pieces[i].address);
+        part.putVector(pieces[i].bytes);
+      }
+      parts.push_back(std::move(part.bytes));
+    }
+    tell(Op::ScatteredWrite, ByteWriter());
+    std::vector<uint8_t> own = link.scatter(parts, 0);
+    ByteReader in(own);
+    ByteWriter answer;
+    answerForRows(Op::WriteMemory, *emulator, &link, in, answer);
+    std::vector<std::vector<uint8_t>> answers = link.gather(answer.bytes, 0);
+    for (size_t r = 0; r < answers.size() && r < indices.size(); ++r)
+      forEntries({answers[r]}, take(&indices[r]));
+  }
   return std::find_if(status.begin(), status.end(),
                       [](MemoryStatus s) { return s != MemoryStatus::Ok; }) -
          status.begin();

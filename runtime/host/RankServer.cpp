@@ -141,6 +141,13 @@ bool Server::serveOne(bool inRun, bool &stop) {
   Session &session = sessionOf(number);
   Emulator &emulator = *session.emulator;
   ByteWriter answer;
+  if (op == Op::ScatteredWrite) {
+    std::vector<uint8_t> part = link.scatter({}, 0);
+    ByteReader pieces(part);
+    answerForRows(Op::WriteMemory, emulator, &link, pieces, answer);
+    link.gather(answer.bytes, 0);
+    return true;
+  }
   if (answerForRows(op, emulator, &link, in, answer)) {
     link.gather(answer.bytes, 0);
     return true;

@@ -37,6 +37,9 @@ enum class Op : uint8_t {
   TakeCaptured,
   Edges,
   Feed,
+  /// WriteMemory with each rank's pieces scattered to it (RankLink::scatter)
+  /// instead of every piece broadcast to all; answered alike.
+  ScatteredWrite,
   // Done by every rank alike (collectives in the emulator or record).
   CaptureColor,
   Deadlock,

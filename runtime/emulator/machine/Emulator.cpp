@@ -118,6 +118,7 @@ Emulator::State::State(const LoadedOutput &output, EmulatorOptions options)
     unsigned rank = std::min<unsigned>(link->getRank(), slices.size() - 1);
     firstRow = slices[rank];
     endRow = rank + 1 < slices.size() ? slices[rank + 1] : firstRow;
+    rankSlices = slices;
     northRank = firstRow > 0;
     southRank = endRow < layout.getHeight();
   }
@@ -724,6 +725,15 @@ RecordedEvents Emulator::getRecordedEvents() const {
 }
 
 bool Emulator::ownsRow(unsigned y) const { return state->ownsRow(y); }
+
+unsigned Emulator::getRankOfRow(unsigned y) const {
+  const std::vector<unsigned> &slices = state->rankSlices;
+  if (slices.size() < 2 || y >= slices.back())
+    return 0;
+  // The last slice start at or below y.
+  auto after = std::upper_bound(slices.begin(), slices.end(), y);
+  return static_cast<unsigned>(after - slices.begin() - 1);
+}
 
 unsigned Emulator::getNumBands() const {
   return static_cast<unsigned>(state->bands.size());

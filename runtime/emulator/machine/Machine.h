@@ -246,6 +246,8 @@ struct Emulator::State {
   RankLink *link = nullptr;
   /// The rows this process models (all without ranks).
   unsigned firstRow = 0, endRow = 0;
+  /// With ranks: the first row of each rank, then the end of the last.
+  std::vector<unsigned> rankSlices;
   /// Ranks beyond the first and last band (rows go on there).
   bool northRank = false, southRank = false;
   /// In row order; one covering the whole rectangle unless options ask

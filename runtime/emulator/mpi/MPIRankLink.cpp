@@ -207,6 +207,31 @@ MPIRankLink::gather(std::span<const uint8_t> mine, unsigned root) {
   return parts;
 }
 
+std::vector<uint8_t>
+MPIRankLink::scatter(const std::vector<std::vector<uint8_t>> &parts,
+                     unsigned root) {
+  // Sizes first (one each), then the bytes: each rank gets only its part.
+  std::vector<uint64_t> sizes;
+  std::vector<int> counts, offsets;
+  std::vector<uint8_t> all;
+  if (rank == root) {
+    for (unsigned r = 0; r < size; ++r) {
+      sizes.push_back(r < parts.size() ? parts[r].size() : 0);
+      offsets.push_back(toInt(all.size()));
+      counts.push_back(toInt(sizes.back()));
+      if (r < parts.size())
+        all.insert(all.end(), parts[r].begin(), parts[r].end());
+    }
+  }
+  uint64_t mine = 0;
+  MPI_Scatter(sizes.data(), 1, MPI_UINT64_T, &mine, 1, MPI_UINT64_T, int(root),
+              MPI_COMM_WORLD);
+  std::vector<uint8_t> part(mine);
+  MPI_Scatterv(all.data(), counts.data(), offsets.data(), MPI_BYTE, part.data(),
+               toInt(mine), MPI_BYTE, int(root), MPI_COMM_WORLD);
+  return part;
+}
+
 void MPIRankLink::broadcast(std::vector<uint8_t> &bytes, unsigned root) {
   std::array<uint8_t, BroadcastHead> head{};
   if (rank == root)

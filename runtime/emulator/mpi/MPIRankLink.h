@@ -33,6 +33,8 @@ public:
   std::vector<std::vector<uint8_t>> gather(std::span<const uint8_t> mine,
                                            unsigned root) override;
   void broadcast(std::vector<uint8_t> &bytes, unsigned root) override;
+  std::vector<uint8_t> scatter(const std::vector<std::vector<uint8_t>> &parts,
+                               unsigned root) override;
 
 private:
   unsigned rank = 0, size = 1;

@@ -142,6 +142,72 @@ Written runAndWrite(const LoadedOutput &output, RankLink *link,
 
 } // namespace
 
+TEST_CASE("a scatter gives each rank its own part", "[ranks]") {
+  // RankLink's own scatter (a broadcast of every part), which the MPI
+  // link replaces with MPI_Scatterv; parts of any size, empty ones too.
+  constexpr unsigned Size = 3;
+  const std::vector<std::vector<uint8_t>> parts = {{1, 2, 3}, {}, {9}};
+  for (unsigned root : {0u, 2u}) {
+    ThreadRanks ranks(Size);
+    std::array<std::vector<uint8_t>, Size> got;
+    std::vector<std::thread> threads;
+    for (unsigned r = 0; r < Size; ++r)
+      threads.emplace_back([&, r] {
+        ThreadRanks::Link link(ranks, r);
+        // Only the root's parts count.
+        got[r] = link.scatter(
+            r == root ? parts
+                      : std::vector<std::vector<uint8_t>>{{7, 7}, {7}, {7}},
+            root);
+      });
+    for (std::thread &thread : threads)
+      thread.join();
+    for (unsigned r = 0; r < Size; ++r)
+      CHECK(got[r] == parts[r]);
+  }
+}
+
+TEST_CASE("every rank knows which rank emulates each row", "[ranks]") {
+  TempDir dir;
+  makeSample().write(dir.path() + "/out");
+  LoadResult loaded = loadOutputDirectory(dir.path() + "/out");
+  REQUIRE(loaded);
+  unsigned height = loaded.value->layout.getHeight();
+  REQUIRE(height >= 2);
+  {
+    Emulator alone(*loaded.value, EmulatorOptions{});
+    for (unsigned y = 0; y <= height; ++y)
+      CHECK(alone.getRankOfRow(y) == 0);
+  }
+  ThreadRanks ranks(2);
+  std::array<std::vector<unsigned>, 2> seen;
+  std::array<std::vector<bool>, 2> owned;
+  std::vector<std::thread> threads;
+  for (unsigned r = 0; r < 2; ++r)
+    threads.emplace_back([&, r] {
+      ThreadRanks::Link link(ranks, r);
+      EmulatorOptions options;
+      options.ranks = &link;
+      Emulator emulator(*loaded.value, options);
+      for (unsigned y = 0; y <= height; ++y) {
+        seen[r].push_back(emulator.getRankOfRow(y));
+        owned[r].push_back(emulator.ownsRow(y));
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  // The same answer on both ranks: the one that owns the row (0 past the
+  // last row).
+  CHECK(seen[0] == seen[1]);
+  for (unsigned y = 0; y < height; ++y) {
+    INFO("row " << y);
+    CHECK(owned[seen[0][y]][y]);
+  }
+  CHECK(seen[0][height] == 0);
+  CHECK(seen[0].front() == 0);
+  CHECK(seen[0][height - 1] == 1);
+}
+
 TEST_CASE("records and core dumps gathered from two ranks equal one "
           "process's",
           "[ranks]") {

@@ -272,6 +272,9 @@ public:
   /// Whether this process emulates row `y` (always, without ranks). Host
   /// access to a PE of another rank's rows finds no PE there.
   bool ownsRow(unsigned y) const;
+  /// The rank that emulates row `y`: 0 without ranks, and for a row
+  /// outside the rectangle.
+  unsigned getRankOfRow(unsigned y) const;
   /// The network of the first band: with one band (the default), that of
   /// the whole rectangle.
   const Network &getNetwork() const;

@@ -12,6 +12,7 @@
 #ifndef TESSERA_EMULATOR_RANKLINK_H
 #define TESSERA_EMULATOR_RANKLINK_H
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -53,6 +54,34 @@ public:
         allGather(getRank() == root ? std::span<const uint8_t>(bytes)
                                     : std::span<const uint8_t>());
     bytes = std::move(all[root]);
+  }
+  /// Rank `root`'s parts[r] on rank r (`parts` is read on `root` only and
+  /// must have a part per rank there). Every rank calls it. By default a
+  /// broadcast of every part: a transport does better by sending each rank
+  /// its own.
+  virtual std::vector<uint8_t>
+  scatter(const std::vector<std::vector<uint8_t>> &parts, unsigned root) {
+    std::vector<uint8_t> all;
+    if (getRank() == root)
+      for (const std::vector<uint8_t> &part : parts) {
+        uint64_t size = part.size();
+        const auto *bytes = reinterpret_cast<const uint8_t *>(&size);
+        all.insert(all.end(), bytes, bytes + sizeof size);
+        all.insert(all.end(), part.begin(), part.end());
+      }
+    broadcast(all, root);
+    size_t at = 0;
+    for (unsigned r = 0; at + sizeof(uint64_t) <= all.size(); ++r) {
+      uint64_t size;
+      std::copy_n(all.data() + at, sizeof size,
+                  reinterpret_cast<uint8_t *>(&size));
+      at += sizeof size;
+      size = std::min<uint64_t>(size, all.size() - at);
+      if (r == getRank())
+        return {all.begin() + at, all.begin() + at + size};
+      at += size;
+    }
+    return {};
   }
 };
 
