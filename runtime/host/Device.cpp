@@ -109,6 +109,36 @@ std::vector<std::vector<uint8_t>> Device::ask(Op op, const ByteWriter &payload,
   return servers->getLink().gather(mine.bytes, 0);
 }
 
+std::vector<std::vector<uint8_t>>
+Device::askScattered(Op op, const ByteWriter &header, size_t items,
+                     const std::function<unsigned(size_t)> &rowOf,
+                     const std::function<void(ByteWriter &, size_t)> &put,
+                     std::vector<std::vector<uint64_t>> &itemsOfRank) {
+  RankLink &link = servers->getLink();
+  // A PE outside the rectangle goes to rank 0, which finds no PE there.
+  itemsOfRank.assign(link.getSize(), {});
+  for (size_t i = 0; i < items; ++i)
+    itemsOfRank[std::min(emulator->getRankOfRow(rowOf(i)), link.getSize() - 1)]
+        .push_back(i);
+  std::vector<std::vector<uint8_t>> parts;
+  for (const std::vector<uint64_t> &mine : itemsOfRank) {
+    ByteWriter part;
+    part.bytes = header.bytes;
+    part.put<uint64_t>(mine.size());
+    for (uint64_t i : mine)
+      put(part, i);
+    parts.push_back(std::move(part.bytes));
+  }
+  ByteWriter inner;
+  inner.put(op);
+  tell(Op::Scattered, inner);
+  std::vector<uint8_t> own = link.scatter(parts, 0);
+  ByteReader in(own);
+  ByteWriter answer;
+  answerForRows(op, *emulator, &link, in, answer);
+  return link.gather(answer.bytes, 0);
+}
+
 bool Device::isMine(unsigned y) const {
   return !servers || emulator->ownsRow(y);
 }
@@ -181,11 +211,16 @@ size_t Device::writeMemory(std::span<const MemoryPiece> pieces) {
   for (const MemoryPiece &piece : pieces)
     local = local && isMine(piece.y);
   std::vector<MemoryStatus> status(pieces.size(), MemoryStatus::OutOfRange);
-  auto take = [&](const std::vector<uint64_t> *indices) {
-    return [&status, indices](uint64_t i, ByteReader &in) {
+  auto put = [&](ByteWriter &out, size_t i) {
+    putPE(out, pieces[i].x, pieces[i].y);
+    out.put(pieces[i].address);
+    out.putVector(pieces[i].bytes);
+  };
+  auto take = [&](const std::vector<uint64_t> *items) {
+    return [&status, items](uint64_t i, ByteReader &in) {
       MemoryStatus s = in.get<MemoryStatus>();
-      if (indices)
-        i = i < indices->size() ? (*indices)[i] : status.size();
+      if (items)
+        i = i < items->size() ? (*items)[i] : status.size();
       if (i < status.size())
         status[i] = s;
     };
@@ -193,40 +228,16 @@ size_t Device::writeMemory(std::span<const MemoryPiece> pieces) {
   if (!servers || local) {
     ByteWriter payload;
     payload.put<uint64_t>(pieces.size());
-    for (const MemoryPiece &piece : pieces) {
-      putPE(payload, piece.x, piece.y);
-      payload.put(piece.address);
-      payload.putVector(piece.bytes);
-    }
+    for (size_t i = 0; i < pieces.size(); ++i)
+      put(payload, i);
     forEntries(ask(Op::WriteMemory, payload, local), take(nullptr));
   } else {
-    // Each rank gets only the pieces of its rows (a PE outside the
-    // rectangle goes to rank 0, which finds no PE there), numbered within
-    // its part.
-    RankLink &link = servers->getLink();
-    std::vector<std::vector<uint64_t>> indices(link.getSize());
-    for (size_t i = 0; i < pieces.size(); ++i)
-      indices[std::min(emulator->getRankOfRow(pieces[i].y), link.getSize() - 1)]
-          .push_back(i);
-    std::vector<std::vector<uint8_t>> parts;
-    for (const std::vector<uint64_t> &mine : indices) {
-      ByteWriter part;
-      part.put<uint64_t>(mine.size());
-      for (uint64_t i : mine) {
-        putPE(part, pieces[i].x, pieces[i].y);
-        part.put(pieces[i].address);
-        part.putVector(pieces[i].bytes);
-      }
-      parts.push_back(std::move(part.bytes));
-    }
-    tell(Op::ScatteredWrite, ByteWriter());
-    std::vector<uint8_t> own = link.scatter(parts, 0);
-    ByteReader in(own);
-    ByteWriter answer;
-    answerForRows(Op::WriteMemory, *emulator, &link, in, answer);
-    std::vector<std::vector<uint8_t>> answers = link.gather(answer.bytes, 0);
-    for (size_t r = 0; r < answers.size() && r < indices.size(); ++r)
-      forEntries({answers[r]}, take(&indices[r]));
+    std::vector<std::vector<uint64_t>> itemsOfRank;
+    std::vector<std::vector<uint8_t>> answers = askScattered(
+        Op::WriteMemory, ByteWriter(), pieces.size(),
+        [&](size_t i) { return pieces[i].y; }, put, itemsOfRank);
+    for (size_t r = 0; r < answers.size(); ++r)
+      forEntries({answers[r]}, take(&itemsOfRank[r]));
   }
   return std::find_if(status.begin(), status.end(),
                       [](MemoryStatus s) { return s != MemoryStatus::Ok; }) -
@@ -333,24 +344,39 @@ uint64_t Device::countFailing(const Scan &scan) {
 FeedEnd Device::feed(unsigned color, std::span<const Feed> feeds,
                      uint64_t elements, uint64_t maxCycles,
                      std::vector<uint64_t> &delivered) {
-  ByteWriter payload;
-  payload.put<uint32_t>(color);
-  payload.put(maxCycles);
-  payload.put(elements);
-  payload.put<uint64_t>(feeds.size());
-  for (const Feed &feed : feeds) {
-    putPE(payload, feed.x, feed.y);
-    payload.putVector(feed.words);
+  ByteWriter header;
+  header.put<uint32_t>(color);
+  header.put(maxCycles);
+  header.put(elements);
+  auto put = [&](ByteWriter &out, size_t i) {
+    putPE(out, feeds[i].x, feeds[i].y);
+    out.putVector(feeds[i].words);
+  };
+  // Never alone: every rank runs the device. With ranks each receives
+  // only the words of its rows.
+  std::vector<std::vector<uint8_t>> answers;
+  std::vector<std::vector<uint64_t>> itemsOfRank;
+  if (servers) {
+    answers = askScattered(
+        Op::Feed, header, feeds.size(), [&](size_t i) { return feeds[i].y; },
+        put, itemsOfRank);
+  } else {
+    ByteWriter payload = header;
+    payload.put<uint64_t>(feeds.size());
+    for (size_t i = 0; i < feeds.size(); ++i)
+      put(payload, i);
+    answers = ask(Op::Feed, payload, false);
   }
   delivered.assign(feeds.size(), 0);
   FeedEnd end = FeedEnd::Done;
-  // Never alone: every rank runs the device.
-  for (const std::vector<uint8_t> &part : ask(Op::Feed, payload, false)) {
-    ByteReader in(part);
+  for (size_t r = 0; r < answers.size(); ++r) {
+    ByteReader in(answers[r]);
     end = in.get<FeedEnd>(); // the same on every rank
     for (uint64_t n = in.get<uint64_t>(); n > 0 && in.isOK(); --n) {
       uint64_t i = in.get<uint64_t>();
       uint64_t next = in.get<uint64_t>();
+      if (servers)
+        i = i < itemsOfRank[r].size() ? itemsOfRank[r][i] : delivered.size();
       if (i < delivered.size())
         delivered[i] = next;
     }

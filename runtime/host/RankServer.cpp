@@ -141,10 +141,14 @@ bool Server::serveOne(bool inRun, bool &stop) {
   Session &session = sessionOf(number);
   Emulator &emulator = *session.emulator;
   ByteWriter answer;
-  if (op == Op::ScatteredWrite) {
+  if (op == Op::Scattered) {
+    auto inner = in.get<Op>();
+    if (inner != Op::WriteMemory && inner != Op::Feed)
+      fail("rank 0 sent request " + std::to_string(unsigned(inner)) +
+           " to scatter, which this rank cannot");
     std::vector<uint8_t> part = link.scatter({}, 0);
-    ByteReader pieces(part);
-    answerForRows(Op::WriteMemory, emulator, &link, pieces, answer);
+    ByteReader payload(part);
+    answerForRows(inner, emulator, &link, payload, answer);
     link.gather(answer.bytes, 0);
     return true;
   }

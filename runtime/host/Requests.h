@@ -37,9 +37,9 @@ enum class Op : uint8_t {
   TakeCaptured,
   Edges,
   Feed,
-  /// WriteMemory with each rank's pieces scattered to it (RankLink::scatter)
-  /// instead of every piece broadcast to all; answered alike.
-  ScatteredWrite,
+  /// Carries one of the requests above (WriteMemory, Feed) whose payload
+  /// follows by RankLink::scatter, each rank receiving only its part.
+  Scattered,
   // Done by every rank alike (collectives in the emulator or record).
   CaptureColor,
   Deadlock,

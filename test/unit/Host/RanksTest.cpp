@@ -30,6 +30,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -208,6 +209,53 @@ TEST_CASE("every rank knows which rank emulates each row", "[ranks]") {
   CHECK(seen[0][height - 1] == 1);
 }
 
+TEST_CASE("a streaming H2D that cannot finish names the same PE on two "
+          "ranks",
+          "[ranks]") {
+  TempDir dir;
+  std::string out = dir.path() + "/out";
+  makeSample().write(out);
+  // No PE takes wavelets on color 20 from its queue, which holds two: each
+  // PE takes both of its words, but (3, 1), which runs nothing, takes
+  // none. Rank 1's streams must be matched back to their PEs to say so.
+  auto feed = [&](host::SdkRuntime &runtime) {
+    runtime.load();
+    runtime.run();
+    std::vector<uint32_t> words(8 * 2, 5);
+    std::string message;
+    try {
+      runtime.memcpyH2DStream(20, words, {0, 0, 4, 2}, 2,
+                              host::MemcpyOrder::RowMajor);
+    } catch (const host::HostError &error) {
+      message = error.what();
+    }
+    runtime.stop();
+    return message;
+  };
+  host::SdkRuntime alone(out);
+  std::string expected = feed(alone);
+  CHECK(expected.find("cannot finish: PE (3, 1) took 0 of 2 wavelets and "
+                      "takes no more; deadlock") != std::string::npos);
+
+  ThreadRanks ranks(2);
+  ThreadRanks::Link first(ranks, 0), second(ranks, 1);
+  std::thread server([&] { host::serveRanks(second); });
+  std::string split;
+  {
+    auto servers = std::make_shared<host::RankServers>(first);
+    host::RuntimeOptions options;
+    options.ranks = servers;
+    host::SdkRuntime runtime(out, options);
+    split = feed(runtime);
+    servers->stop();
+  }
+  server.join();
+  // Each rank numbers the wavelets it injects itself.
+  std::regex number("wavelet [0-9]+");
+  CHECK(std::regex_replace(split, number, "wavelet N") ==
+        std::regex_replace(expected, number, "wavelet N"));
+}
+
 TEST_CASE("records and core dumps gathered from two ranks equal one "
           "process's",
           "[ranks]") {
@@ -374,7 +422,8 @@ std::string serveScript(std::deque<std::vector<uint8_t>> requests) {
 }
 
 // Op numbers of runtime/host/Requests.h.
-constexpr uint8_t Exit = 0, Create = 1, Run = 3, Continue = 4, WriteMemory = 5;
+constexpr uint8_t Exit = 0, Create = 1, Run = 3, Continue = 4, WriteMemory = 5,
+                  Scan = 8, Scattered = 14;
 
 } // namespace
 
@@ -416,4 +465,10 @@ TEST_CASE("a server refuses requests it cannot follow", "[ranks]") {
              request(Continue, 1, [](ByteWriter &w) { w.put<uint8_t>(1); }),
              request(Exit, 0)})
             .empty());
+  // Only writes and feeds come scattered.
+  CHECK(serveScript(
+            {create, request(Scattered, 1,
+                             [](ByteWriter &w) { w.put<uint8_t>(Scan); })}) ==
+        "rank 1: rank 0 sent request " + std::to_string(unsigned(Scan)) +
+            " to scatter, which this rank cannot");
 }
