@@ -141,6 +141,40 @@ Written runAndWrite(const LoadedOutput &output, RankLink *link,
   return written;
 }
 
+/// Runs `commands` on an SdkRuntime of `out` on rank 0 of two thread
+/// ranks while rank 1 serves, then stops the servers and runs `afterStop`
+/// (if any) on the runtime. What `commands` returned; `serverError` is
+/// what rank 1 threw.
+template <typename Result>
+Result
+onTwoRanks(const std::string &out,
+           const std::function<Result(host::SdkRuntime &)> &commands,
+           std::string &serverError,
+           const std::function<void(host::SdkRuntime &)> &afterStop = nullptr) {
+  ThreadRanks ranks(2);
+  ThreadRanks::Link first(ranks, 0), second(ranks, 1);
+  std::thread server([&] {
+    try {
+      host::serveRanks(second);
+    } catch (const std::exception &error) {
+      serverError = error.what();
+    }
+  });
+  Result result;
+  {
+    auto servers = std::make_shared<host::RankServers>(first);
+    host::RuntimeOptions options;
+    options.ranks = servers;
+    host::SdkRuntime runtime(out, options);
+    result = commands(runtime);
+    servers->stop();
+    if (afterStop)
+      afterStop(runtime);
+  }
+  server.join();
+  return result;
+}
+
 } // namespace
 
 TEST_CASE("a scatter gives each rank its own part", "[ranks]") {
@@ -237,19 +271,9 @@ TEST_CASE("a streaming H2D that cannot finish names the same PE on two "
   CHECK(expected.find("cannot finish: PE (3, 1) took 0 of 2 wavelets and "
                       "takes no more; deadlock") != std::string::npos);
 
-  ThreadRanks ranks(2);
-  ThreadRanks::Link first(ranks, 0), second(ranks, 1);
-  std::thread server([&] { host::serveRanks(second); });
-  std::string split;
-  {
-    auto servers = std::make_shared<host::RankServers>(first);
-    host::RuntimeOptions options;
-    options.ranks = servers;
-    host::SdkRuntime runtime(out, options);
-    split = feed(runtime);
-    servers->stop();
-  }
-  server.join();
+  std::string serverError;
+  std::string split = onTwoRanks<std::string>(out, feed, serverError);
+  CHECK(serverError.empty());
   // Each rank numbers the wavelets it injects itself.
   std::regex number("wavelet [0-9]+");
   CHECK(std::regex_replace(split, number, "wavelet N") ==
@@ -343,31 +367,15 @@ TEST_CASE("an SdkRuntime on rank 0 reaches the PEs of rank 1", "[ranks]") {
                        "<memcpy/memcpy>, so it cannot call "
                        "unblock_cmd_stream()");
 
-  ThreadRanks ranks(2);
-  ThreadRanks::Link first(ranks, 0), second(ranks, 1);
   std::string serverError;
-  std::thread server([&] {
-    try {
-      host::serveRanks(second);
-    } catch (const std::exception &error) {
-      serverError = error.what();
-    }
-  });
-  std::vector<std::string> split;
-  {
-    auto servers = std::make_shared<host::RankServers>(first);
-    host::RuntimeOptions options;
-    options.ranks = servers;
-    host::SdkRuntime runtime(out, options);
-    split = commands(runtime);
-    servers->stop();
-    // The servers are gone: what needs them is an error, not a wait.
-    CHECK_THROWS_WITH(runtime.readSymbol(0, 1, "buf"),
-                      "the other MPI ranks have stopped serving the fabric "
-                      "(the host program is ending)");
-    CHECK(runtime.readSymbol(0, 0, "buf").size() == 8); // rank 0's row
-  }
-  server.join();
+  std::vector<std::string> split = onTwoRanks<std::vector<std::string>>(
+      out, commands, serverError, [](host::SdkRuntime &runtime) {
+        // The servers are gone: what needs them is an error, not a wait.
+        CHECK_THROWS_WITH(runtime.readSymbol(0, 1, "buf"),
+                          "the other MPI ranks have stopped serving the "
+                          "fabric (the host program is ending)");
+        CHECK(runtime.readSymbol(0, 0, "buf").size() == 8); // rank 0's row
+      });
   CHECK(serverError.empty());
   CHECK(split == expected);
 }
