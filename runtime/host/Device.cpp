@@ -32,6 +32,18 @@ void forEntries(const std::vector<std::vector<uint8_t>> &parts, Each each) {
   }
 }
 
+/// The item that entry `entry` of rank `rank`'s answer is about: the entry
+/// number itself for a request sent whole (no `itemsOfRank`), else as
+/// Device::askScattered numbered it; UINT64_MAX for no item.
+uint64_t itemOf(const std::vector<std::vector<uint64_t>> &itemsOfRank,
+                size_t rank, uint64_t entry) {
+  if (itemsOfRank.empty())
+    return entry;
+  if (rank >= itemsOfRank.size() || entry >= itemsOfRank[rank].size())
+    return UINT64_MAX;
+  return itemsOfRank[rank][entry];
+}
+
 void putPE(ByteWriter &out, unsigned x, unsigned y) {
   out.put<uint32_t>(x);
   out.put<uint32_t>(y);
@@ -216,29 +228,26 @@ size_t Device::writeMemory(std::span<const MemoryPiece> pieces) {
     out.put(pieces[i].address);
     out.putVector(pieces[i].bytes);
   };
-  auto take = [&](const std::vector<uint64_t> *items) {
-    return [&status, items](uint64_t i, ByteReader &in) {
-      MemoryStatus s = in.get<MemoryStatus>();
-      if (items)
-        i = i < items->size() ? (*items)[i] : status.size();
-      if (i < status.size())
-        status[i] = s;
-    };
-  };
+  std::vector<std::vector<uint8_t>> answers;
+  std::vector<std::vector<uint64_t>> itemsOfRank;
   if (!servers || local) {
     ByteWriter payload;
     payload.put<uint64_t>(pieces.size());
     for (size_t i = 0; i < pieces.size(); ++i)
       put(payload, i);
-    forEntries(ask(Op::WriteMemory, payload, local), take(nullptr));
+    answers = ask(Op::WriteMemory, payload, local);
   } else {
-    std::vector<std::vector<uint64_t>> itemsOfRank;
-    std::vector<std::vector<uint8_t>> answers = askScattered(
+    answers = askScattered(
         Op::WriteMemory, ByteWriter(), pieces.size(),
         [&](size_t i) { return pieces[i].y; }, put, itemsOfRank);
-    for (size_t r = 0; r < answers.size(); ++r)
-      forEntries({answers[r]}, take(&itemsOfRank[r]));
   }
+  for (size_t r = 0; r < answers.size(); ++r)
+    forEntries({answers[r]}, [&](uint64_t entry, ByteReader &in) {
+      MemoryStatus s = in.get<MemoryStatus>();
+      uint64_t i = itemOf(itemsOfRank, r, entry);
+      if (i < status.size())
+        status[i] = s;
+    });
   return std::find_if(status.begin(), status.end(),
                       [](MemoryStatus s) { return s != MemoryStatus::Ok; }) -
          status.begin();
@@ -373,10 +382,8 @@ FeedEnd Device::feed(unsigned color, std::span<const Feed> feeds,
     ByteReader in(answers[r]);
     end = in.get<FeedEnd>(); // the same on every rank
     for (uint64_t n = in.get<uint64_t>(); n > 0 && in.isOK(); --n) {
-      uint64_t i = in.get<uint64_t>();
+      uint64_t i = itemOf(itemsOfRank, r, in.get<uint64_t>());
       uint64_t next = in.get<uint64_t>();
-      if (servers)
-        i = i < itemsOfRank[r].size() ? itemsOfRank[r][i] : delivered.size();
       if (i < delivered.size())
         delivered[i] = next;
     }
