@@ -32,10 +32,10 @@ namespace {
 /// No fabric operands in this benchmark.
 class NoPorts : public DSDPorts {
 public:
-  std::optional<uint32_t> popWavelet(const Descriptor &) override {
+  std::optional<uint32_t> popWavelet(const FabricEndpoint &) override {
     return std::nullopt;
   }
-  bool pushWavelet(const Descriptor &, uint32_t) override { return false; }
+  bool pushWavelet(const FabricEndpoint &, uint32_t) override { return false; }
 };
 
 /// Keeps the compiler from dropping or merging repetitions of a loop.

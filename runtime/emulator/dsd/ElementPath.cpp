@@ -97,7 +97,8 @@ bool ElementRunner::read(const OperandSlot &slot, uint32_t &value) {
     return true;
   }
   case OperandClass::FabIn: {
-    std::optional<uint32_t> payload = context.ports.popWavelet(slot.descriptor);
+    std::optional<uint32_t> payload =
+        context.ports.popWavelet(FabricEndpoint::of(slot.descriptor));
     if (!payload)
       return blocked();
     value = slot.width == 16 ? *payload & 0xFFFF : *payload;
@@ -155,7 +156,9 @@ bool ElementRunner::write(const OperandSlot &slot, uint32_t value) {
     uint32_t payload = slot.width == 16 ? value & 0xFFFF : value;
     if (slot.descriptor.waveletIndexOffset)
       payload = (payload & 0xFFFF) | static_cast<uint32_t>(index) << 16;
-    return context.ports.pushWavelet(slot.descriptor, payload) || blocked();
+    return context.ports.pushWavelet(FabricEndpoint::of(slot.descriptor),
+                                     payload) ||
+           blocked();
   }
   case OperandClass::Fifo: {
     Fifo &fifo = context.fifos.getMutable(slot.descriptor.fifo);
@@ -306,6 +309,7 @@ DSDProgress DSDEngine::run(DSDOperation &op, DSDContext context, DSDTrap &trap,
     total.status = DSDStatus::Trapped;
     return total;
   }
+  leaveFabricMove(op); // the element path keeps the address in the slot
   for (;;) {
     if (op.next == op.length) {
       if (!op.completed)

@@ -222,6 +222,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   op.mapCallPending = false;
   op.mapResultReady = false;
   op.completed = false;
+  op.move.kind = detail::FabricMove::None;
   Starter starter{op,    op.options, op.index, 0,    0,   inst,
                   state, dsrs,       fifos,    trap, name};
 
@@ -269,7 +270,33 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
       op.numOperands == 2 &&
       (op.opcode == pe::Opcode::FMovSV || op.opcode == pe::Opcode::FMovHV ||
        op.opcode == pe::Opcode::Mov16V || op.opcode == pe::Opcode::Mov32V);
+  prepareFabricMove(op);
   return true;
+}
+
+void DSDEngine::prepareFabricMove(DSDOperation &op) {
+  detail::FabricMove &move = op.move;
+  move.kind = detail::FabricMove::None;
+  if (!op.isMove)
+    return;
+  const OperandSlot &dest = op.slots[0], &source = op.slots[1];
+  bool receive =
+      source.cls == OperandClass::FabIn && dest.cls == OperandClass::Memory;
+  bool send =
+      dest.cls == OperandClass::FabOut && source.cls == OperandClass::Memory;
+  if (!receive && !send)
+    return;
+  const OperandSlot &inMemory = receive ? dest : source;
+  const OperandSlot &onFabric = receive ? source : dest;
+  const detail::Cursor &cursor = inMemory.cursor;
+  move.kind = receive ? detail::FabricMove::Receive : detail::FabricMove::Send;
+  move.bytes = static_cast<uint8_t>(inMemory.width / 8);
+  move.fabric16 = onFabric.width == 16;
+  move.indexOffset = send && onFabric.descriptor.waveletIndexOffset;
+  move.shaped = cursor.wrap != 0 || cursor.dims != 0;
+  move.endpoint = FabricEndpoint::of(onFabric.descriptor);
+  move.address = cursor.address;
+  move.step = cursor.step;
 }
 
 std::optional<uint8_t> DSDOperation::getAdvanceSwitchColor() const {

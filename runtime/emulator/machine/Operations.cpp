@@ -33,7 +33,7 @@ public:
       : network(network), pe(pe), info(info), byQueue(byQueue),
         hostColors(hostColors), blockedOn(blockedOn), recorder(recorder) {}
 
-  std::optional<uint32_t> popWavelet(const Descriptor &fabin) override {
+  std::optional<uint32_t> popWavelet(const FabricEndpoint &fabin) override {
     uint8_t color = colorOf(fabin, info.inputQueueColor);
     while (true) {
       std::optional<Wavelet> head = peekDelivered(network, pe, color);
@@ -62,7 +62,7 @@ public:
     }
   }
 
-  bool pushWavelet(const Descriptor &fabout, uint32_t payload) override {
+  bool pushWavelet(const FabricEndpoint &fabout, uint32_t payload) override {
     uint8_t color = colorOf(fabout, info.outputQueueColor);
     if (color < 32 && (hostColors >> color & 1) &&
         !(pe.blockedOutputQueues >> fabout.queue & 1)) {
@@ -93,7 +93,7 @@ private:
     return network.inject(pe.coord.x, pe.coord.y, wavelet);
   }
 
-  uint8_t colorOf(const Descriptor &d,
+  uint8_t colorOf(const FabricEndpoint &d,
                   const std::array<std::optional<uint8_t>, 8> &bound) const {
     if (byQueue && d.queue < bound.size() && bound[d.queue])
       return *bound[d.queue];

@@ -102,8 +102,10 @@ struct BlockedOn {
   uint8_t color = 0, queue = 0;
 };
 
-/// An operation in flight on the main thread or a microthread.
-struct Flight {
+/// An operation in flight on the main thread or a microthread. It starts
+/// a cache line so that what a cycle reads of it (its first fields and the
+/// operation's, up to the values of a FabricMove) fills two lines.
+struct alignas(64) Flight {
   // What the scheduler reads every cycle first; the operation (whose own
   // hot fields lead it) after.
   bool interactive = false; ///< has fabric or FIFO operands, or is map
@@ -115,9 +117,9 @@ struct Flight {
   uint64_t readyAt = 0; ///< memory-only: when its cost has elapsed
   uint32_t pc = 0;      ///< the instruction that started it
   uint32_t next = 0;    ///< the instruction after it
+  DSDOperation op;
   /// For recording: the cycle it started.
   uint64_t startCycle = 0;
-  DSDOperation op;
 };
 
 /// Flights live in their band's FlightArena, which destroys them; their
@@ -151,10 +153,10 @@ private:
 /// The ports of an operation on memory only, which never asks for them.
 class NoPorts final : public DSDPorts {
 public:
-  std::optional<uint32_t> popWavelet(const Descriptor &) override {
+  std::optional<uint32_t> popWavelet(const FabricEndpoint &) override {
     return std::nullopt;
   }
-  bool pushWavelet(const Descriptor &, uint32_t) override { return false; }
+  bool pushWavelet(const FabricEndpoint &, uint32_t) override { return false; }
 };
 
 struct PendingCall {

@@ -60,7 +60,7 @@ struct Sent {
 /// is "would block".
 class FakePorts : public DSDPorts {
 public:
-  std::optional<uint32_t> popWavelet(const Descriptor &fabin) override {
+  std::optional<uint32_t> popWavelet(const FabricEndpoint &fabin) override {
     ++pops;
     std::deque<uint32_t> &queue = inputs[fabin.queue];
     if (queue.empty())
@@ -69,7 +69,7 @@ public:
     queue.pop_front();
     return payload;
   }
-  bool pushWavelet(const Descriptor &fabout, uint32_t payload) override {
+  bool pushWavelet(const FabricEndpoint &fabout, uint32_t payload) override {
     ++pushes;
     if (room == 0)
       return false;

@@ -26,19 +26,32 @@
 
 namespace tessera::emulator {
 
+/// What a fabric operand's port needs of its descriptor: the queue, the
+/// color, and whether control wavelets are sent or taken as data.
+struct FabricEndpoint {
+  uint8_t color = 0;
+  uint8_t queue = 0;
+  bool control = false;          ///< fabout: sends control wavelets
+  bool controlTransform = false; ///< fabin: takes control wavelets as data
+  static FabricEndpoint of(const Descriptor &fabric) {
+    return {fabric.color, fabric.queue, fabric.control,
+            fabric.controlTransform};
+  }
+};
+
 /// The fabric side of fabin and fabout operands, implemented by the PE
 /// model. "Would block" is a return value, never a wait.
 class DSDPorts {
 public:
   virtual ~DSDPorts() = default;
   /// The payload of the next wavelet in the input queue of `fabin` (its
-  /// queue, color, priority and control_transform), or none when no wavelet
-  /// is there yet: the operation blocks and retries this element later.
-  virtual std::optional<uint32_t> popWavelet(const Descriptor &fabin) = 0;
+  /// queue, color and control_transform), or none when no wavelet is there
+  /// yet: the operation blocks and retries this element later.
+  virtual std::optional<uint32_t> popWavelet(const FabricEndpoint &fabin) = 0;
   /// Sends one wavelet to the output queue of `fabout` (a control wavelet
   /// when `fabout.control`); false when the queue is full: the operation
   /// blocks and sends the same payload again later.
-  virtual bool pushWavelet(const Descriptor &fabout, uint32_t payload) = 0;
+  virtual bool pushWavelet(const FabricEndpoint &fabout, uint32_t payload) = 0;
 };
 
 /// Everything an operation reads and changes besides its own state.
@@ -135,6 +148,26 @@ enum class OperandClass : uint8_t {
   Fifo,
 };
 
+/// A move between a memory operand and a fabric one (a send or receive of
+/// a halo exchange), as DSDEngine::runFabricMove runs it: everything it
+/// reads and changes per element, kept in the operation's first cache
+/// lines. Several such moves advance on a PE every cycle, and on a large
+/// fabric reaching their operand slots (two of ~220 bytes each) cost more
+/// than the work. A mem1d's address lives here while the move runs and is
+/// written back to its slot when it ends or leaves runFabricMove; a mem4d
+/// or circbuf keeps its slot's cursor, which the address follows.
+struct FabricMove {
+  enum Kind : uint8_t { None, Receive, Send };
+  Kind kind = None;
+  uint8_t bytes = 4;        ///< of the memory operand's element
+  bool fabric16 = false;    ///< the fabric operand's elements are 16 bits
+  bool indexOffset = false; ///< a fabout with wavelet index offset
+  bool shaped = false;      ///< mem4d or circbuf: its slot's cursor leads
+  FabricEndpoint endpoint;
+  int64_t address = 0; ///< the memory operand's current element
+  int64_t step = 0;    ///< mem1d: bytes to the next element
+};
+
 /// One operand of a started operation.
 struct OperandSlot {
   OperandClass cls = OperandClass::None;
@@ -206,6 +239,7 @@ private:
   bool resultReady = false;
   bool mapCallPending = false;
   bool mapResultReady = false;
+  detail::FabricMove move; ///< set by start() for a move with the fabric
   uint64_t length = 0;
   uint64_t next = 0; ///< the element in progress
   ResolvedOptions options;
@@ -284,10 +318,24 @@ private:
   /// map or a reduction into a pointer), decided once by start().
   static bool hasFastOperands(const DSDOperation &op);
   static void complete(DSDOperation &op, DSRFile &dsrs);
+  /// Fills op.move for a move between memory and the fabric.
+  static void prepareFabricMove(DSDOperation &op);
+  /// Hands a move back to the slots: its memory slot's cursor takes the
+  /// address, and runFabricMove no longer runs it.
+  static void leaveFabricMove(DSDOperation &op) {
+    detail::FabricMove &move = op.move;
+    if (move.kind != detail::FabricMove::None && !move.shaped)
+      op.slots[move.kind == detail::FabricMove::Receive ? 0 : 1]
+          .cursor.address = move.address;
+    move.kind = detail::FabricMove::None;
+  }
   /// A move's element is written: both operands step on to the next.
   static void finishMoveElement(DSDOperation &op, DSDProgress &progress) {
     op.slots[0].cursor.advance(1);
     op.slots[1].cursor.advance(1);
+    finishElement(op, progress);
+  }
+  static void finishElement(DSDOperation &op, DSDProgress &progress) {
     ++op.next;
     ++progress.elements;
     op.fetched = 0;

@@ -2,10 +2,11 @@
 //
 // A PE exchanging halos runs several moves between memory and the fabric at
 // once, each one element a cycle, so the cost of a cycle is mostly that of
-// reaching the element: run(), the element path and virtual port calls.
-// DSDEngine::runFabricMove does what they do for these moves alone, with
-// the ports' class known at compile time. Only the caller that owns the
-// ports (the PE model) includes this.
+// reaching the element: run(), the element path, virtual port calls and
+// the operand slots. DSDEngine::runFabricMove does what they do for these
+// moves alone, from the operation's FabricMove, with the ports' class known
+// at compile time. Only the caller that owns the ports (the PE model)
+// includes this.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,23 +21,20 @@ template <class Ports>
 bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
                               Ports &ports, uint64_t maxElements,
                               DSDProgress &progress) {
-  using detail::OperandClass;
-  detail::OperandSlot &dest = op.slots[0], &source = op.slots[1];
-  bool receive =
-      source.cls == OperandClass::FabIn && dest.cls == OperandClass::Memory;
-  bool send =
-      dest.cls == OperandClass::FabOut && source.cls == OperandClass::Memory;
-  if (!op.isMove || !(receive || send))
+  detail::FabricMove &move = op.move;
+  progress = {};
+  if (move.kind == detail::FabricMove::None)
     return false;
+  const bool receive = move.kind == detail::FabricMove::Receive;
   const bool half =
       op.opcode == pe::Opcode::FMovHV || op.opcode == pe::Opcode::Mov16V;
-  detail::OperandSlot &inMemory = receive ? dest : source;
-  const unsigned bytes = inMemory.width / 8;
-  progress = {};
+  const unsigned bytes = move.bytes;
   for (;;) {
     if (op.next == op.length) {
-      if (!op.completed)
+      if (!op.completed) {
+        leaveFabricMove(op);
         complete(op, dsrs);
+      }
       progress.status = DSDStatus::Done;
       return true;
     }
@@ -46,21 +44,23 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
     }
     // A sent element reads memory once; a received one writes it.
     bool touchesMemory = receive || !(op.fetched & 2u);
-    int64_t address = inMemory.cursor.address;
+    int64_t address = move.address;
     if (touchesMemory &&
         (address < 0 ||
          address > static_cast<int64_t>(PEMemory::Size - bytes) ||
-         (address & 1)))
+         (address & 1))) {
+      leaveFabricMove(op);
       return false;
+    }
     uint32_t at = static_cast<uint32_t>(address);
     if (!(op.fetched & 2u)) {
       if (receive) {
-        std::optional<uint32_t> payload = ports.popWavelet(source.descriptor);
+        std::optional<uint32_t> payload = ports.popWavelet(move.endpoint);
         if (!payload) {
           progress.status = DSDStatus::Blocked;
           return true;
         }
-        op.values[1] = source.width == 16 ? *payload & 0xFFFF : *payload;
+        op.values[1] = move.fabric16 ? *payload & 0xFFFF : *payload;
       } else if (bytes == 2) {
         uint16_t value;
         memory.load16(at, value);
@@ -80,15 +80,23 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
       else
         memory.store32(at, op.result);
     } else {
-      uint32_t payload = dest.width == 16 ? op.result & 0xFFFF : op.result;
-      if (dest.descriptor.waveletIndexOffset)
+      uint32_t payload = move.fabric16 ? op.result & 0xFFFF : op.result;
+      if (move.indexOffset)
         payload = (payload & 0xFFFF) | static_cast<uint32_t>(op.index) << 16;
-      if (!ports.pushWavelet(dest.descriptor, payload)) {
+      if (!ports.pushWavelet(move.endpoint, payload)) {
         progress.status = DSDStatus::Blocked;
         return true;
       }
     }
-    finishMoveElement(op, progress);
+    if (move.shaped) {
+      detail::Cursor &cursor = op.slots[receive ? 0 : 1].cursor;
+      cursor.advance(1);
+      move.address = cursor.address;
+    } else {
+      move.address = static_cast<int64_t>(static_cast<uint64_t>(address) +
+                                          static_cast<uint64_t>(move.step));
+    }
+    finishElement(op, progress);
   }
 }
 
