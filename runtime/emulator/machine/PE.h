@@ -165,26 +165,24 @@ struct PendingCall {
   uint8_t numArgs = 0;
 };
 
-struct PE {
+struct alignas(64) PE {
+  // What a turn reads comes first, in the first cache lines: where it is,
+  // what its threads and tasks wait for, its operations, counters and
+  // delivery queues. Then the core's registers and memory, which the main
+  // thread and the transfers use. Band::runPEs fetches these ahead on a
+  // large fabric; the descriptors and the rest, read when an operation
+  // starts or less often, come last.
   PECoord coord;
   uint16_t program = 0;
-  CEState ce;
-  PEMemory memory;
-  DSRFile dsrs;
-  FifoFile fifos;
-
-  // Tasks (bit t of each mask is task ID t).
-  uint64_t activated = 0;
-  uint64_t blocked = 0;
+  bool awake = false;
+  MainState state = MainState::Idle;
   uint8_t blockedOutputQueues = 0;
   uint8_t blockedMicrothreads = 0;
-  /// Control tasks activated by a control wavelet, with their argument
-  /// (by task slot: the separate control table's entries from 64).
-  uint64_t controlPending = 0;
-  std::vector<std::pair<uint8_t, uint16_t>> controlArgs;
-  /// The separate control task table's entries: pending and blocked.
-  uint64_t tablePending = 0;
-  uint64_t tableBlocked = 0;
+  /// WSE-3 `qflush`: input queues whose emptiness activates task 29.
+  uint8_t flushQueues = 0;
+  bool inMapCall = false;
+  /// Round-robin mode: the task slot picked last.
+  uint8_t lastPicked = NumTaskSlots - 1;
   /// Colors whose delivery queue may hold wavelets: set by each delivery,
   /// cleared when a poll empties the queue (or a look finds it empty).
   uint32_t deliveredColors = 0;
@@ -192,37 +190,59 @@ struct PE {
   /// each delivery of one, cleared with deliveredColors. Only these are
   /// looked at for control wavelets to take, so data streams cost nothing.
   uint32_t controlColors = 0;
+  /// Bit c: deliveryQueue[c] is known (also filled by the const queries).
+  mutable uint32_t knownQueues = 0;
+  /// Colors in teardown whose handler has not run yet.
+  uint32_t teardownColors = 0;
+
+  // Tasks (bit t of each mask is task ID t).
+  uint64_t activated = 0;
+  uint64_t blocked = 0;
+  /// Control tasks activated by a control wavelet, with their argument
+  /// (by task slot: the separate control table's entries from 64).
+  uint64_t controlPending = 0;
+  /// The separate control task table's entries: pending and blocked.
+  uint64_t tablePending = 0;
+  uint64_t tableBlocked = 0;
+
+  uint64_t readyAt = 0; ///< the main thread's first cycle to act again
+  /// The cycle a timer wakes it at, 0 for none (docs/Emulator.md, "The
+  /// clock and its cycle").
+  uint64_t timerAt = 0;
+  /// The last cycle an operation of this PE moved an element: a thread
+  /// blocked on a FIFO retries after it, since the other side may have
+  /// pushed or popped on a thread that ran after it in that cycle.
+  uint64_t dsdProgressCycle = UINT64_MAX;
+  FlightPtr operation; ///< the main thread's
+  std::array<FlightPtr, target::TargetModel::getNumMicrothreads()> microthreads;
+  /// First in, first out; rarely more than one (a vector: an empty deque
+  /// allocates).
+  std::vector<PendingCall> calls;
+  PECounters counters;
+
   /// Per color: the network's number for this PE's delivery queue
   /// (Network::findDeliveryQueue), found on first use. A cache, so the
   /// const queries may fill it in.
   static constexpr uint32_t NoQueue = UINT32_MAX;
-  /// Bit c: deliveryQueue[c] is known (also filled by the const queries).
-  mutable uint32_t knownQueues = 0;
   mutable std::array<uint32_t, 32> deliveryQueue = [] {
     std::array<uint32_t, 32> queues;
     queues.fill(NoQueue);
     return queues;
   }();
+
+  CEState ce;
+  PEMemory memory;
+  DSRFile dsrs;
+  FifoFile fifos;
+  std::vector<std::pair<uint8_t, uint16_t>> controlArgs;
   /// WSE-2: colors whose delivery queue has taken the depth of the input
   /// queue a fabin named (done once per color).
   uint32_t sizedColors = 0;
-  /// WSE-3 `qflush`: input queues whose emptiness activates task 29.
-  uint8_t flushQueues = 0;
-  /// Colors in teardown whose handler has not run yet.
-  uint32_t teardownColors = 0;
-  /// First in, first out; rarely more than one (a vector: an empty deque
-  /// allocates).
-  std::vector<PendingCall> calls;
 
-  // The main thread.
-  MainState state = MainState::Idle;
+  // The main thread, for recording.
   Activity activity;
-  /// The cycle the current activity started (for recording).
+  /// The cycle the current activity started.
   uint64_t activityStart = 0;
-  uint64_t readyAt = 0; ///< the first cycle it may act again
-  FlightPtr operation;
-  bool inMapCall = false;
-  std::array<FlightPtr, target::TargetModel::getNumMicrothreads()> microthreads;
 
   // Config words.
   bool tscEnabled = false;
@@ -234,17 +254,6 @@ struct PE {
   std::vector<std::pair<uint8_t, uint32_t>> toHost;
 
   uint64_t pickerState = 0; ///< shuffle mode's xorshift state
-  /// Round-robin mode: the task slot picked last.
-  uint8_t lastPicked = NumTaskSlots - 1;
-  bool awake = false;
-  /// The last cycle an operation of this PE moved an element: a thread
-  /// blocked on a FIFO retries after it, since the other side may have
-  /// pushed or popped on a thread that ran after it in that cycle.
-  uint64_t dsdProgressCycle = UINT64_MAX;
-  /// The cycle a timer wakes it at, 0 for none (docs/Emulator.md, "The
-  /// clock and its cycle").
-  uint64_t timerAt = 0;
-  PECounters counters;
 
   bool hasBusyMicrothread() const {
     for (const auto &m : microthreads)

@@ -126,28 +126,33 @@ bool Band::skipCycles(uint64_t cycles) {
 /// Turns in a cycle from which runPEs prefetches (some 4 MB of PEs).
 static constexpr size_t PrefetchFromTurns = 1024;
 
+/// The lines a turn reads of the PE, those before its descriptors (PE
+/// puts them first).
 static void prefetchPE(const PE &pe) {
   const char *bytes = reinterpret_cast<const char *>(&pe);
-  for (size_t offset = 0; offset < sizeof(PE); offset += 64)
-    __builtin_prefetch(bytes + offset);
+  const char *end = reinterpret_cast<const char *>(&pe.dsrs);
+  for (; bytes < end; bytes += 64)
+    __builtin_prefetch(bytes);
 }
 
-/// The lines of an operation a cycle reads: the scheduler's fields, the
-/// operation's and its first operands' (Flight puts them first).
-static void prefetchFlight(const Flight *flight) {
+/// The first `bytes` of an operation in flight.
+static void prefetchFlight(const Flight *flight, size_t bytes) {
   if (!flight)
     return;
-  const char *bytes = reinterpret_cast<const char *>(flight);
-  for (size_t offset = 0; offset < 512; offset += 64)
-    __builtin_prefetch(bytes + offset);
+  const char *start = reinterpret_cast<const char *>(flight);
+  for (size_t offset = 0; offset < bytes; offset += 64)
+    __builtin_prefetch(start + offset);
 }
 
 /// The PE's operations, and the router lanes of the colors it has used
-/// (its transfers poll and inject there).
+/// (its transfers poll and inject there). A microthread's operation is
+/// a transfer (one on memory alone finished when it started), whose cycle
+/// reads the first two lines (Flight, FabricMove); the main thread's may
+/// run on memory, through its operand slots.
 static void prefetchFlights(const Network &network, const PE &pe) {
-  prefetchFlight(pe.operation.get());
+  prefetchFlight(pe.operation.get(), 512);
   for (const FlightPtr &flight : pe.microthreads)
-    prefetchFlight(flight.get());
+    prefetchFlight(flight.get(), 128);
   std::array<uint32_t, 32> queues;
   unsigned count = 0;
   for (uint32_t colors = pe.knownQueues; colors; colors &= colors - 1)
