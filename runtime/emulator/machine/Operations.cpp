@@ -237,6 +237,8 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
             std::string(pe::getInstInfo(inst.opcode)->mnemonic) +
                 " starts on microthread " + std::to_string(ut));
     pe.microthreads[ut] = std::move(flight);
+    pe.microthreadsByPriority[unsigned(options.priority) & 3] |=
+        uint8_t(1u << ut);
     pe.state = MainState::Running;
     ce.pc = pe.microthreads[ut]->next;
     ++pe.counters.instructions;
@@ -415,39 +417,34 @@ void Band::continueOperation(PE &pe) {
 void Band::runMicrothreads(PE &pe) {
   static_assert(target::TargetModel::getNumMicrothreads() <= 8,
                 "a PE's microthreads fit a byte");
-  // High before medium before low before default; ties by ID: a mask of
-  // microthreads per priority, walked from high down, each from the lowest
-  // ID.
+  // High before medium before low before default; ties by ID: the PE's
+  // mask of microthreads per priority, walked from high down, each from
+  // the lowest ID.
   static_assert(unsigned(pe::Priority::Default) == 0 &&
                     unsigned(pe::Priority::Low) == 1 &&
                     unsigned(pe::Priority::Medium) == 2 &&
                     unsigned(pe::Priority::High) == 3,
-                "byPriority is indexed by the priority");
-  std::array<uint8_t, 4> byPriority{};
-  bool any = false;
-  for (unsigned ut = 0; ut < pe.microthreads.size(); ++ut)
-    if (const Flight *flight = pe.microthreads[ut].get()) {
-      byPriority[unsigned(flight->op.getOptions().priority) & 3] |=
-          uint8_t(1u << ut);
-      any = true;
-    }
-  if (!any)
-    return;
+                "microthreadsByPriority is indexed by the priority");
+  const std::array<uint8_t, 4> byPriority = pe.microthreadsByPriority;
   for (unsigned priority = 4; priority-- > 0;)
     for (uint8_t threads = byPriority[priority]; threads;
          threads &= threads - 1) {
       unsigned ut = unsigned(std::countr_zero(threads));
-      Flight &flight = *pe.microthreads[ut];
       if (pe.blockedMicrothreads >> ut & 1)
         continue;
+      Flight &flight = *pe.microthreads[ut];
+      auto finish = [&] {
+        complete(pe, flight);
+        recycle(pe.microthreads[ut]);
+        pe.microthreadsByPriority[priority] &= uint8_t(~(1u << ut));
+        progressed = true;
+      };
       if (!flight.interactive) {
         if (flight.readyAt > cycle) {
           progressed = true;
           continue;
         }
-        complete(pe, flight);
-        recycle(pe.microthreads[ut]);
-        progressed = true;
+        finish();
         continue;
       }
       if (wouldBlockAgain(pe, flight))
@@ -455,10 +452,7 @@ void Band::runMicrothreads(PE &pe) {
       DSDStatus status = advance(pe, flight).status;
       if (status == DSDStatus::Trapped)
         return;
-      if (status == DSDStatus::Done) {
-        complete(pe, flight);
-        recycle(pe.microthreads[ut]);
-        progressed = true;
-      }
+      if (status == DSDStatus::Done)
+        finish();
     }
 }

@@ -183,6 +183,9 @@ struct alignas(64) PE {
   bool inMapCall = false;
   /// Round-robin mode: the task slot picked last.
   uint8_t lastPicked = NumTaskSlots - 1;
+  /// Bit u of entry p: microthread u holds an operation of priority p
+  /// (pe::Priority's value), so a turn orders them without reading them.
+  std::array<uint8_t, 4> microthreadsByPriority{};
   /// Colors whose delivery queue may hold wavelets: set by each delivery,
   /// cleared when a poll empties the queue (or a look finds it empty).
   uint32_t deliveredColors = 0;
