@@ -29,7 +29,8 @@ BandSide sideOf(unsigned direction) {
 
 BoundaryView Network::State::wholeBuffers() const {
   BoundaryView view;
-  view.free.assign(size_t(width) * numColors, uint8_t(options.linkBufferDepth));
+  view.free.assign(size_t(width) * numColors,
+                   uint8_t(options.linkBufferDepth));
   view.swap.assign(size_t(width) * numColors, 0);
   return view;
 }

@@ -74,8 +74,7 @@ bool Network::setColorConfigWord(unsigned x, unsigned y, unsigned color,
   // Without color swap (WSE-3) the swap bits do not exist: they read 0.
   lane.set(SwapY, s.hasColorSwap && (word >> 10 & 1));
   lane.set(SwapX, s.hasColorSwap && (word >> 11 & 1));
-  // May lead to c^1 now; also frees every held hop (routes change).
-  s.invalidateLinksAround(s.lanes[index].router);
+  s.invalidateLinksAround(s.lanes[index].router); // may lead to c^1 now
   lane.popMode = (word >> 12) & 3;
   // Setting TIP halts the color like a TEARDOWN command, but it is not
   // one: the teardown task is not activated.
@@ -89,7 +88,6 @@ bool Network::setColorConfigWord(unsigned x, unsigned y, unsigned color,
 bool Network::setSwitchConfigWord(unsigned x, unsigned y, unsigned color,
                                   uint16_t word) {
   State &s = *state;
-  s.forgetBlocked(); // routes may change
   std::optional<uint32_t> found =
       s.laneToConfigure("setSwitchConfigWord", x, y, color);
   if (!found)

@@ -10,7 +10,6 @@ const char *portName(unsigned port) {
 }
 
 bool Network::State::resize(Lane &lane, unsigned index, unsigned capacity) {
-  forgetBlocked(); // a full buffer may have room now
   Buffer &buffer = lane.buffers[index];
   if (buffer.base == None) {
     buffer.capacity = uint8_t(capacity);
@@ -67,13 +66,11 @@ void Network::State::advance(uint32_t index) {
   else if (lane.has(Ring))
     rest.position = 0;
   updateRoutes(lane, rest);
-  unblock(lane.router, 1u << lane.color); // its hop may go elsewhere now
 }
 
 void Network::State::reset(uint32_t index) {
   cold[index].position = 0;
   updateRoutes(lanes[index], cold[index]);
-  unblock(lanes[index].router, 1u << lanes[index].color);
 }
 
 bool Network::State::admit(uint32_t laneIndex, unsigned buffer, unsigned color,

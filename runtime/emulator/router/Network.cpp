@@ -84,7 +84,6 @@ uint32_t Network::State::ensureRouter(unsigned peIndex) {
   routerOf[peIndex] = index;
   Router &router = routers.emplace_back();
   pending.push_back(0);
-  blocked.push_back(0);
   router.x = uint16_t(peIndex % width);
   router.y = uint16_t(peIndex / width + firstRow);
   router.laneOf.fill(None);
@@ -126,7 +125,6 @@ uint32_t Network::State::ensureLane(uint32_t router, unsigned color) {
 }
 
 void Network::State::invalidateLinksAround(uint32_t router) {
-  forgetBlocked(); // a hop may now go to a new lane
   for (uint32_t neighbour : routers[router].neighbour) {
     if (neighbour == None || neighbour == Outside || neighbour == Ghost)
       continue;
@@ -213,7 +211,6 @@ bool Network::deliverFromHost(unsigned x, unsigned y, Wavelet wavelet) {
 std::vector<Wavelet> Network::takeInjected(unsigned x, unsigned y,
                                            unsigned color) {
   State &s = *state;
-  s.forgetBlocked(); // a lane's head may change
   std::vector<Wavelet> taken;
   if (!s.contains(x, y) || color >= MaxColors)
     return taken;
@@ -411,7 +408,6 @@ bool Network::exitTeardown(unsigned x, unsigned y, unsigned color) {
   if (!found)
     return false;
   uint32_t index = *found;
-  s.forgetBlocked();
   s.lanes[index].set(Teardown, false);
   s.refreshPending(index);
   return true;

@@ -14,7 +14,6 @@
 #include "tessera/Emulator/HugePages.h"
 #include "tessera/Emulator/Network.h"
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -188,16 +187,6 @@ struct Network::State {
   std::vector<uint32_t> pending;
   static constexpr uint32_t Listed = 1u << 31; ///< on the worklist
   std::vector<uint32_t> active;                ///< routers with pending lanes
-  /// Per router: the pending colors whose head wavelet cannot move until a
-  /// buffer it goes to has room (a neighbour's input buffer, or its own
-  /// delivery queue), in the low 32 bits, valid while the high 32 bits
-  /// equal blockedEpoch. A cycle skips them instead of planning their hop
-  /// again. Popping from a full buffer frees those waiting on it; a new
-  /// wavelet or route frees the lane; everything else that could let a
-  /// blocked hop go (configuration, new lanes, depths) bumps the epoch,
-  /// which frees them all.
-  std::vector<uint64_t> blocked;
-  uint32_t blockedEpoch = 1;
   std::vector<Move> moves; ///< this cycle's: the first numMoves
   size_t numMoves = 0;
   std::vector<RouteError> errors;
@@ -244,42 +233,19 @@ struct Network::State {
   void advance(uint32_t lane);
   void reset(uint32_t lane);
 
-  // Blocked hops (above).
-  uint32_t blockedColors(uint32_t router) const {
-    uint64_t entry = blocked[router];
-    return uint32_t(entry >> 32) == blockedEpoch ? uint32_t(entry) : 0;
-  }
-  void block(uint32_t router, unsigned color) {
-    uint64_t &entry = blocked[router];
-    if (uint32_t(entry >> 32) != blockedEpoch)
-      entry = uint64_t(blockedEpoch) << 32;
-    entry |= uint64_t(1) << color;
-  }
-  void unblock(uint32_t router, uint32_t colors) {
-    blocked[router] &= ~uint64_t(colors);
-  }
-  /// Frees every blocked hop: something may have given one room.
-  void forgetBlocked() {
-    if (++blockedEpoch == 0) { // wrapped: old entries could match again
-      std::fill(blocked.begin(), blocked.end(), 0);
-      blockedEpoch = 1;
-    }
-  }
-
   // The cycle (Step.cpp).
   void decide(uint32_t router);
   /// Where the head wavelet of `lane` would go; false if it cannot move
-  /// this cycle (a full buffer, or a route off the rectangle). `onlyFull`:
-  /// it cannot move only because buffers of this network are full.
-  bool plan(const Router &router, uint32_t lane, Entry &head, Move &move,
-            bool &onlyFull);
+  /// this cycle (a full buffer, or a route off the rectangle).
+  bool plan(const Router &router, uint32_t lane, Entry &head, Move &move);
   /// Fills in `cold.next` and `cold.nextColor` of a lane of `router`.
   void resolveLinks(const Router &router, const Lane &lane, LaneCold &cold);
   /// The round-robin rank of `color` on output link `link` of `router`.
   unsigned rankOn(const Router &router, unsigned link, unsigned color) const;
   /// The highest rank of `color` over the links `links`; requests are
   /// served lowest first.
-  unsigned worstRank(const Router &router, uint8_t links, unsigned color) const;
+  unsigned worstRank(const Router &router, uint8_t links,
+                     unsigned color) const;
   /// Of the moves from `first` on, keeps those that get all their links.
   void arbitrate(const Router &router, size_t first,
                  const std::array<uint8_t, MaxColors> &colorOf);
@@ -392,29 +358,14 @@ inline Entry &Network::State::push(Lane &lane, unsigned index) {
   }
   Entry &entry = slot(buffer, buffer.count);
   ++buffer.count;
-  if (index < NumPorts) {
+  if (index < NumPorts)
     lane.nonEmpty |= uint8_t(1u << index);
-    // Its head may now come from another port.
-    unblock(lane.router, 1u << lane.color);
-  }
   return entry;
 }
 
 inline Entry Network::State::pop(Lane &lane, unsigned index) {
   Buffer &buffer = lane.buffers[index];
   Entry entry = pool[buffer.base + buffer.head];
-  if (buffer.count == buffer.capacity) {
-    // Room again: free the hops that waited for it, the lane's own for
-    // its delivery queue, or those of the neighbour feeding a link port
-    // (as its color, or the other of a swapped pair).
-    if (index == DeliveryBuffer) {
-      unblock(lane.router, 1u << lane.color);
-    } else if (index < RampPort) {
-      uint32_t feeder = routers[lane.router].neighbour[index];
-      if (feeder < routers.size())
-        unblock(feeder, 3u << (lane.color & ~1u));
-    }
-  }
   if (++buffer.head == buffer.capacity)
     buffer.head = 0;
   if (--buffer.count == 0 && index < NumPorts)

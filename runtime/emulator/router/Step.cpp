@@ -98,18 +98,16 @@ Network::State::worstRank(const Router &router, uint8_t links,
 // inlined into step, a hop costs a third fewer instructions.
 [[gnu::always_inline]] inline bool Network::State::plan(const Router &router,
                                                         uint32_t laneIndex,
-                                                        Entry &head, Move &move,
-                                                        bool &onlyFull) {
+                                                        Entry &head,
+                                                        Move &move) {
   const Lane &lane = lanes[laneIndex];
   uint8_t tx = lane.curTx;
-  onlyFull = false;
   if (!tx)
     return false; // nowhere to go: it waits for a new route
   LaneCold &rest = cold[laneIndex];
   if (!rest.linksValid)
     resolveLinks(router, lane, rest);
   bool fits = true;
-  bool elsewhere = false; // stopped by something else than a full buffer
   uint8_t sent = 0;
   for (unsigned dirs = tx & LinkBits; dirs; dirs &= dirs - 1) {
     unsigned direction = unsigned(std::countr_zero(dirs));
@@ -123,19 +121,14 @@ Network::State::worstRank(const Router &router, uint8_t links,
       if (exit == None) {
         reportLeaving(router, lane.color, direction, head);
         fits = false;
-        elsewhere = true;
         continue;
       }
-      if (exits[exit].queue.size() >= options.edgeExitDepth) {
+      if (exits[exit].queue.size() >= options.edgeExitDepth)
         fits = false;
-        elsewhere = true;
-      }
     } else if (dest == Ghost) {
       uint8_t arriving;
-      if (!planGhost(router, direction, lane.color, arriving)) {
+      if (!planGhost(router, direction, lane.color, arriving))
         fits = false;
-        elsewhere = true;
-      }
       move.dest[direction] = dest;
       move.destColor[direction] = arriving;
       sent |= uint8_t(1u << direction);
@@ -178,7 +171,6 @@ Network::State::worstRank(const Router &router, uint8_t links,
     }
   }
   move.links = sent;
-  onlyFull = !fits && !elsewhere;
   return fits;
 }
 
@@ -189,9 +181,8 @@ Network::State::decide(uint32_t routerIndex) {
   // get their links are removed again.
   size_t first = numMoves;
   std::array<uint8_t, MaxColors> colorOf;
-  for (uint32_t colors =
-           pending[routerIndex] & ~Listed & ~blockedColors(routerIndex);
-       colors; colors &= colors - 1) {
+  for (uint32_t colors = pending[routerIndex] & ~Listed; colors;
+       colors &= colors - 1) {
     unsigned color = unsigned(std::countr_zero(colors));
     uint32_t laneIndex = router.laneOf[color];
     Lane &lane = lanes[laneIndex];
@@ -199,21 +190,13 @@ Network::State::decide(uint32_t routerIndex) {
     if (!ready)
       continue; // waits for a switch position that receives from its port
     unsigned port = unsigned(std::countr_zero(ready));
-    bool conflict = ready & (ready - 1);
-    if (conflict) {
+    if (ready & (ready - 1)) {
       ++counters.rxConflicts;
       port = nextPort(ready, lane.lastPort);
     }
     Move &move = moves[numMoves];
-    bool onlyFull;
-    if (!plan(router, laneIndex, slot(lane.buffers[port], 0), move, onlyFull)) {
-      // Until a buffer it goes to has room, planning it again would fail
-      // again. (A lane with two ready ports keeps planning, as it counts
-      // a conflict every cycle.)
-      if (onlyFull && !conflict)
-        block(routerIndex, color);
+    if (!plan(router, laneIndex, slot(lane.buffers[port], 0), move))
       continue;
-    }
     move.lane = laneIndex;
     move.port = uint8_t(port);
     move.x = router.x;
@@ -428,9 +411,8 @@ void Network::step() {
       // Its pending lanes (all of them when many routers are active, as a
       // busy router has several and they are far apart).
       uint32_t ahead = s.active[i + 8];
-      for (uint32_t colors =
-               s.pending[ahead] & ~State::Listed & ~s.blockedColors(ahead);
-           colors; colors = large ? colors & (colors - 1) : 0) {
+      for (uint32_t colors = s.pending[ahead] & ~State::Listed; colors;
+           colors = large ? colors & (colors - 1) : 0) {
         uint32_t lane = s.routers[ahead].laneOf[std::countr_zero(colors)];
         __builtin_prefetch(&s.lanes[lane]);
         __builtin_prefetch(&s.cold[lane]);
