@@ -296,13 +296,13 @@ DSDProgress Band::advance(PE &pe, Flight &flight) {
                 model.getDataTaskSource() == target::DataTaskSource::InputQueue,
                 hostColors, flight.blockedOn,
                 options.record && options.record->wavelets ? this : nullptr);
-  DSDContext context{pe.memory, pe.dsrs, pe.fifos, ports};
-  DSDTrap trap;
   DSDProgress progress;
+  std::optional<DSDTrap> trap; // made (a string) only on the general path
   if (!DSDEngine::runFabricMove(flight.op, pe.memory, pe.dsrs, ports, budget,
                                 progress)) {
+    DSDContext context{pe.memory, pe.dsrs, pe.fifos, ports};
     uint64_t done = progress.elements;
-    progress = engine.run(flight.op, context, trap, budget - done);
+    progress = engine.run(flight.op, context, trap.emplace(), budget - done);
     progress.elements += done;
   }
   pe.counters.dsdElements += progress.elements;
@@ -315,7 +315,7 @@ DSDProgress Band::advance(PE &pe, Flight &flight) {
   if (progress.status == DSDStatus::Blocked && !flight.blockedOn.valid)
     flight.blockedOn = {true, false, true, 0, 0}; // a FIFO full or empty
   if (progress.status == DSDStatus::Trapped)
-    fail(pe, flight.pc, trap.message);
+    fail(pe, flight.pc, trap->message); // only run() traps
   return progress;
 }
 
