@@ -150,6 +150,7 @@ static void prefetchFlight(const Flight *flight, size_t bytes) {
 /// reads the first two lines (Flight, FabricMove); the main thread's may
 /// run on memory, through its operand slots.
 static void prefetchFlights(const Network &network, const PE &pe) {
+  pe.memory.prefetchPageTable(); // for prefetchElements
   prefetchFlight(pe.operation.get(), 512);
   for (const FlightPtr &flight : pe.microthreads)
     prefetchFlight(flight.get(), 128);
@@ -158,6 +159,17 @@ static void prefetchFlights(const Network &network, const PE &pe) {
   for (uint32_t colors = pe.knownQueues; colors; colors &= colors - 1)
     queues[count++] = pe.deliveryQueue[std::countr_zero(colors)];
   network.prefetchQueues({queues.data(), count});
+}
+
+/// The memory element each microthread's transfer goes on with (its
+/// operation is in the cache by now).
+static void prefetchElements(const PE &pe) {
+  for (const FlightPtr &flight : pe.microthreads)
+    if (flight) {
+      int64_t address = flight->op.getFabricMoveAddress();
+      if (address >= 0)
+        pe.memory.prefetch(static_cast<uint32_t>(address));
+    }
 }
 
 void Band::runPEs() {
@@ -176,15 +188,19 @@ void Band::runPEs() {
   turn.clear();
   turn.swap(awake);
   // When many PEs take turns, a PE's state, its operations and its lanes
-  // are out of the caches by its turn: fetch the PE four turns ahead, and
-  // the rest for the one two turns ahead, whose PE is in by now. Fewer
-  // PEs' state stays cached, and fetching would only cost instructions.
+  // are out of the caches by its turn: fetch the PE six turns ahead, its
+  // operations, page pointers and lanes four ahead (its PE is in by now),
+  // and its transfers' memory elements two ahead (their operations are
+  // in). Fewer PEs' state stays cached, and fetching would only cost
+  // instructions.
   size_t ahead = turn.size() >= PrefetchFromTurns ? turn.size() : 0;
   for (size_t i = 0; i < turn.size(); ++i) {
+    if (i + 6 < ahead)
+      prefetchPE(pes[turn[i + 6]]);
     if (i + 4 < ahead)
-      prefetchPE(pes[turn[i + 4]]);
+      prefetchFlights(network, pes[turn[i + 4]]);
     if (i + 2 < ahead)
-      prefetchFlights(network, pes[turn[i + 2]]);
+      prefetchElements(pes[turn[i + 2]]);
     PE &pe = pes[turn[i]];
     pe.awake = false;
     takeControlWavelets(pe);

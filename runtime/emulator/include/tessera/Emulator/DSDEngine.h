@@ -210,6 +210,11 @@ public:
   uint64_t getElementsDone() const { return next; }
   bool isDone() const { return next == length; }
   const ResolvedOptions &getOptions() const { return options; }
+  /// A move between memory and the fabric (FabricMove): the byte address
+  /// its next element reads or writes; -1 for other operations.
+  int64_t getFabricMoveAddress() const {
+    return move.kind != detail::FabricMove::None ? move.address : -1;
+  }
   /// A fabout destination with advance_switch: the color whose switch
   /// advances when the operation completes.
   std::optional<uint8_t> getAdvanceSwitchColor() const;

@@ -97,6 +97,19 @@ public:
   /// move.
   MemoryStatus viewSpans(std::span<MemorySpan> spans);
 
+  /// Asks the cache for the byte at `address` (nothing outside memory): a
+  /// hint for the element an operation will touch a little later. Its
+  /// page's pointer is read: prefetchPageTable() first.
+  void prefetch(uint32_t address) const {
+    if (address < Size)
+      __builtin_prefetch(readPage(address / PageBytes) + address % PageBytes);
+  }
+  /// Asks the cache for the pointers to the first owned pages.
+  void prefetchPageTable() const {
+    if (!ownedPages.empty())
+      __builtin_prefetch(ownedPages.data());
+  }
+
   /// Pages this memory owns (written since construction or reset()).
   unsigned getTouchedPages() const { return touchedPages; }
   /// Bytes in the window, 0 when viewSpans never needed one.
