@@ -275,6 +275,8 @@ DSDProgress DSDEngine::runElements(DSDOperation &op, DSDContext context,
 
 void DSDEngine::complete(DSDOperation &op, DSRFile &dsrs) {
   op.completed = true;
+  if (!op.savesAddress)
+    return;
   // Save address: only if the DSR is still what the operation copied (not
   // rebuilt or changed meanwhile); a DSR used twice is written once.
   for (unsigned i = 0; i < op.numOperands; ++i) {

@@ -222,6 +222,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   op.mapCallPending = false;
   op.mapResultReady = false;
   op.completed = false;
+  op.savesAddress = false;
   op.move.kind = detail::FabricMove::None;
   Starter starter{op,    op.options, op.index, 0,    0,   inst,
                   state, dsrs,       fifos,    trap, name};
@@ -265,6 +266,9 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
     if (op.slot(i).cls == OperandClass::Memory)
       op.slot(i).cursor =
           makeMemoryCursor(op.slot(i).descriptor, op.index, op.slot(i).width);
+  for (unsigned i = 0; i < op.numOperands; ++i)
+    op.savesAddress |=
+        op.slot(i).dsr.has_value() && op.slot(i).descriptor.saveAddress;
   op.fastOperands = hasFastOperands(op);
   op.isMove =
       op.numOperands == 2 &&

@@ -235,8 +235,11 @@ private:
   // the operand slots (~200 bytes each) last, so an operation touches
   // only the slots it has.
   pe::Opcode opcode = pe::Opcode::Invalid;
-  uint8_t numOperands = 0;   ///< slot 0 is the destination
-  bool completed = false;    ///< save-address write-back done
+  uint8_t numOperands = 0; ///< slot 0 is the destination
+  bool completed = false;  ///< save-address write-back done
+  /// An operand's DSR has save-address: complete() writes it back (others
+  /// complete without reading their operand slots).
+  bool savesAddress = false;
   bool fastOperands = false; ///< hasFastOperands, set by start()
   /// fmovs, fmovh, mov16 or mov32: the result is the source's element.
   bool isMove = false;
