@@ -348,8 +348,9 @@ void Emulator::State::refreshSummary() const {
                      outboxNorth[i].empty() && outboxSouth[i].empty();
     local.timers |= !band.timers.empty();
     local.progressed |= band.progressed;
-    local.nextTimer =
-        std::min(local.nextTimer, band.nextTimer().value_or(UINT64_MAX));
+    if (local.canSkip) // read only when every band can skip
+      local.nextTimer =
+          std::min(local.nextTimer, band.nextTimer().value_or(UINT64_MAX));
     local.printed += band.printed.size();
     local.traced += band.traced.size();
   }

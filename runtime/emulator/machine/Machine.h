@@ -15,6 +15,7 @@
 #define TESSERA_EMULATOR_MACHINE_MACHINE_H
 
 #include "PE.h"
+#include "TimerQueue.h"
 
 #include "tessera/Emulator/Emulator.h"
 #include "tessera/Emulator/RankLink.h"
@@ -76,10 +77,8 @@ public:
   /// The PEs taking a turn in the current cycle (stepCycle).
   std::vector<uint32_t> turn;
   /// PEs asleep until a cycle (computing), by cycle then PE index.
-  std::priority_queue<std::pair<uint64_t, uint32_t>,
-                      std::vector<std::pair<uint64_t, uint32_t>>,
-                      std::greater<>>
-      timers;
+  TimerQueue timers;
+  std::vector<std::pair<uint64_t, uint32_t>> dueTimers; ///< runPEs' scratch
   DSDEngine engine;
   /// Finished operations (~1 KB each), reused so that starting one does not
   /// allocate.

@@ -65,7 +65,7 @@ void Band::reschedule(PE &pe) {
     // readyAt - 1: the clock must get there, as if each took its cycle.
     if (pe.state == MainState::Idle && pe.readyAt > cycle + 1) {
       pe.timerAt = pe.readyAt - 1;
-      timers.emplace(pe.timerAt, static_cast<uint32_t>(&pe - pes.data()));
+      timers.push(pe.timerAt, static_cast<uint32_t>(&pe - pes.data()));
     }
     return; // asleep until a delivery or a call
   }
@@ -105,16 +105,12 @@ void Band::reschedule(PE &pe) {
     wake(pe);
   } else if (need.time) {
     pe.timerAt = need.time;
-    timers.emplace(need.time, static_cast<uint32_t>(&pe - pes.data()));
+    timers.push(need.time, static_cast<uint32_t>(&pe - pes.data()));
   }
   // Otherwise only passive waits: a delivery wakes it.
 }
 
-std::optional<uint64_t> Band::nextTimer() const {
-  if (timers.empty())
-    return std::nullopt;
-  return timers.top().first;
-}
+std::optional<uint64_t> Band::nextTimer() const { return timers.earliest(); }
 
 bool Band::skipCycles(uint64_t cycles) {
   if (!awake.empty() || !network.skipIdleCycles(cycles))
@@ -174,9 +170,8 @@ static void prefetchElements(const PE &pe) {
 
 void Band::runPEs() {
   progressed = false;
-  while (!timers.empty() && timers.top().first <= cycle) {
-    auto [at, index] = timers.top();
-    timers.pop();
+  timers.popDue(cycle, dueTimers);
+  for (auto [at, index] : dueTimers) {
     PE &pe = pes[index];
     if (pe.timerAt == at) {
       pe.timerAt = 0;
