@@ -104,11 +104,8 @@ std::optional<uint32_t> Network::State::configuredLane(const char *call,
   return index;
 }
 
-bool Network::State::reportUnroutable(const Lane &lane, unsigned port,
-                                      Entry &entry) {
-  // Every arrival passes here: the common case must not build strings.
-  if (lane.has(Configured) && portInSet(lane.rxAny, port))
-    return false;
+void Network::State::reportUnroutableWavelet(const Lane &lane, unsigned port,
+                                             Entry &entry) {
   const Router &router = routers[lane.router];
   std::string color = std::to_string(lane.color);
   std::string wavelet = "wavelet " + std::to_string(entry.id);
@@ -128,7 +125,6 @@ bool Network::State::reportUnroutable(const Lane &lane, unsigned port,
                portName(port));
   }
   entry.reported |= ReportedUnroutable;
-  return true;
 }
 
 void Network::State::reportLeaving(const Router &router, unsigned color,

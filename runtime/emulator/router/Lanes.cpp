@@ -85,8 +85,7 @@ bool Network::State::admit(uint32_t laneIndex, unsigned buffer, unsigned color,
   entry.control = wavelet.control;
   entry.advances = 0;
   entry.reported = 0;
-  if (!lane.has(Configured) || !portInSet(lane.rxAny, buffer))
-    reportUnroutable(lane, buffer, entry);
+  reportUnroutable(lane, buffer, entry);
   ++inFlight;
   refreshPending(laneIndex);
   return true;

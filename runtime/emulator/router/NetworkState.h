@@ -244,8 +244,7 @@ struct Network::State {
   unsigned rankOn(const Router &router, unsigned link, unsigned color) const;
   /// The highest rank of `color` over the links `links`; requests are
   /// served lowest first.
-  unsigned worstRank(const Router &router, uint8_t links,
-                     unsigned color) const;
+  unsigned worstRank(const Router &router, uint8_t links, unsigned color) const;
   /// Of the moves from `first` on, keeps those that get all their links.
   void arbitrate(const Router &router, size_t first,
                  const std::array<uint8_t, MaxColors> &colorOf);
@@ -291,8 +290,11 @@ struct Network::State {
   void report(RouteErrorKind kind, unsigned x, unsigned y, unsigned color,
               std::optional<pe::Port> port, uint64_t waveletId,
               std::string message);
-  /// An arriving or injected wavelet the lane cannot route; true if so.
-  bool reportUnroutable(const Lane &lane, unsigned port, Entry &entry);
+  /// Reports an arriving or injected wavelet if the lane cannot route it.
+  /// Every arrival passes here, so the check is inline and the report
+  /// (strings) out of line.
+  void reportUnroutable(const Lane &lane, unsigned port, Entry &entry);
+  void reportUnroutableWavelet(const Lane &lane, unsigned port, Entry &entry);
   void reportLeaving(const Router &router, unsigned color, unsigned direction,
                      Entry &entry);
 
@@ -388,6 +390,12 @@ inline void Network::State::refreshPending(uint32_t index) {
   }
 }
 
+inline void Network::State::reportUnroutable(const Lane &lane, unsigned port,
+                                             Entry &entry) {
+  if (!lane.has(Configured) || !portInSet(lane.rxAny, port))
+    reportUnroutableWavelet(lane, port, entry);
+}
+
 // Once per hop, and also for wavelets from another band (Boundary.cpp).
 [[gnu::always_inline]] inline void
 Network::State::arriveAt(uint32_t laneIndex, unsigned port, uint8_t color,
@@ -400,8 +408,7 @@ Network::State::arriveAt(uint32_t laneIndex, unsigned port, uint8_t color,
   entry.control = control;
   entry.advances = 0;
   entry.reported = 0;
-  if (!lane.has(Configured) || !portInSet(lane.rxAny, port))
-    reportUnroutable(lane, port, entry);
+  reportUnroutable(lane, port, entry);
   ++inFlight;
   ++counters.hops;
   // refreshPending for a lane that just became non-empty.
