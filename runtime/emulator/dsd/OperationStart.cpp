@@ -262,13 +262,12 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   if (op.isMap())
     op.options.async = false; // the calls run on the main thread
   op.length = starter.length();
-  for (unsigned i = 0; i < op.numOperands; ++i)
-    if (op.slot(i).cls == OperandClass::Memory)
-      op.slot(i).cursor =
-          makeMemoryCursor(op.slot(i).descriptor, op.index, op.slot(i).width);
-  for (unsigned i = 0; i < op.numOperands; ++i)
-    op.savesAddress |=
-        op.slot(i).dsr.has_value() && op.slot(i).descriptor.saveAddress;
+  for (unsigned i = 0; i < op.numOperands; ++i) {
+    OperandSlot &slot = op.slot(i);
+    if (slot.cls == OperandClass::Memory)
+      slot.cursor = makeMemoryCursor(slot.descriptor, op.index, slot.width);
+    op.savesAddress |= slot.dsr.has_value() && slot.descriptor.saveAddress;
+  }
   op.fastOperands = hasFastOperands(op);
   op.isMove =
       op.numOperands == 2 &&
@@ -279,8 +278,8 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
 }
 
 void DSDEngine::prepareFabricMove(DSDOperation &op) {
+  // start() has set op.move.kind to None.
   detail::FabricMove &move = op.move;
-  move.kind = detail::FabricMove::None;
   if (!op.isMove)
     return;
   const OperandSlot &dest = op.slots[0], &source = op.slots[1];

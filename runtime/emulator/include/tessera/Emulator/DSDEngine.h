@@ -326,7 +326,8 @@ private:
   /// map or a reduction into a pointer), decided once by start().
   static bool hasFastOperands(const DSDOperation &op);
   static void complete(DSDOperation &op, DSRFile &dsrs);
-  /// Fills op.move for a move between memory and the fabric.
+  /// Fills op.move for a move between memory and the fabric (start()
+  /// calls it last).
   static void prepareFabricMove(DSDOperation &op);
   /// Hands a move back to the slots: its memory slot's cursor takes the
   /// address, and runFabricMove no longer runs it.
