@@ -157,10 +157,7 @@ std::vector<uint32_t> fmacsBoth(uint32_t dest, uint32_t x, uint32_t a,
 
 TEST_CASE("large random operations run the same on both paths",
           "[dsd][fast][direct]") {
-  std::vector<Opcode> opcodes;
-  for (const pe::InstInfo &info : pe::getInstTable())
-    if (dsd::getShape(info.opcode))
-      opcodes.push_back(info.opcode);
+  std::vector<Opcode> opcodes = shapedOpcodes();
   std::mt19937 random(20261122);
   unsigned traps = 0, done = 0;
   for (int trial = 0; trial < 600; ++trial) {

@@ -92,10 +92,7 @@ Outcome play(bool fast, const RowsBuilder &builder, const pe::Instruction &inst,
 
 TEST_CASE("operations over rows of 2-D blocks run the same on both paths",
           "[dsd][fast][rows]") {
-  std::vector<Opcode> opcodes;
-  for (const pe::InstInfo &info : pe::getInstTable())
-    if (dsd::getShape(info.opcode))
-      opcodes.push_back(info.opcode);
+  std::vector<Opcode> opcodes = shapedOpcodes();
   std::mt19937 random(20261126);
   unsigned inPlace = 0;
   for (int trial = 0; trial < 1500; ++trial) {

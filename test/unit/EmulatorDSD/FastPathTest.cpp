@@ -152,10 +152,7 @@ Observed play(bool fast, const Builder &builder, const pe::Instruction &inst,
 } // namespace
 
 TEST_CASE("random operations run the same on both paths", "[dsd][fast]") {
-  std::vector<Opcode> opcodes;
-  for (const pe::InstInfo &info : pe::getInstTable())
-    if (dsd::getShape(info.opcode))
-      opcodes.push_back(info.opcode);
+  std::vector<Opcode> opcodes = shapedOpcodes();
   std::mt19937 random(20260611);
   unsigned traps = 0, fastOnes = 0;
   for (int trial = 0; trial < 3000; ++trial) {

@@ -8,6 +8,8 @@
 #ifndef TESSERA_TEST_EMULATORDSD_TESTSUPPORT_H
 #define TESSERA_TEST_EMULATORDSD_TESTSUPPORT_H
 
+#include "ElementOps.h"
+
 #include "tessera/Emulator/DSDEngine.h"
 
 #include <catch2/catch.hpp>
@@ -45,6 +47,16 @@ inline DSRId idOf(const Operand &op) { return *DSRId::fromOperand(op); }
 
 inline uint32_t bitsOf(float value) { return std::bit_cast<uint32_t>(value); }
 inline float floatOf(uint32_t bits) { return std::bit_cast<float>(bits); }
+
+/// Every opcode the engine gives a shape (the DSD operations but map), for
+/// random tests over all of them.
+inline std::vector<Opcode> shapedOpcodes() {
+  std::vector<Opcode> opcodes;
+  for (const pe::InstInfo &info : pe::getInstTable())
+    if (dsd::getShape(info.opcode))
+      opcodes.push_back(info.opcode);
+  return opcodes;
+}
 
 /// One wavelet a fake output queue received.
 struct Sent {
