@@ -223,6 +223,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   op.mapResultReady = false;
   op.completed = false;
   op.savesAddress = false;
+  op.advanceSwitchColor = DSDOperation::NoColor;
   op.move.kind = detail::FabricMove::None;
   Starter starter{op,    op.options, op.index, 0,    0,   inst,
                   state, dsrs,       fifos,    trap, name};
@@ -268,6 +269,9 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
       slot.cursor = makeMemoryCursor(slot.descriptor, op.index, slot.width);
     op.savesAddress |= slot.dsr.has_value() && slot.descriptor.saveAddress;
   }
+  const OperandSlot &dest = op.slot(0);
+  if (dest.cls == OperandClass::FabOut && dest.descriptor.advanceSwitch)
+    op.advanceSwitchColor = dest.descriptor.color;
   op.fastOperands = hasFastOperands(op);
   op.isMove =
       op.numOperands == 2 &&
@@ -302,10 +306,3 @@ void DSDEngine::prepareFabricMove(DSDOperation &op) {
   move.step = cursor.step;
 }
 
-std::optional<uint8_t> DSDOperation::getAdvanceSwitchColor() const {
-  const detail::OperandSlot &dest = slot(0);
-  if (numOperands && dest.cls == detail::OperandClass::FabOut &&
-      dest.descriptor.advanceSwitch)
-    return dest.descriptor.color;
-  return std::nullopt;
-}

@@ -35,6 +35,11 @@ public:
 
   std::optional<uint32_t> popWavelet(const FabricEndpoint &fabin) override {
     uint8_t color = colorOf(fabin, info.inputQueueColor);
+    // A clear bit in deliveredColors is an empty queue: no need to find it.
+    if (color < 32 && !(pe.deliveredColors >> color & 1)) {
+      blockedOn = {true, false, false, color, fabin.queue};
+      return std::nullopt;
+    }
     while (true) {
       std::optional<Wavelet> head = peekDelivered(network, pe, color);
       if (head && head->control && !fabin.controlTransform) {

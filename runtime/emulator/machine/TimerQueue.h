@@ -4,10 +4,12 @@
 // thousands wake every cycle, and a binary heap paid a few hundred
 // instructions for each. Most wake within a few hundred cycles, so timers
 // go into a ring of buckets, one per cycle, and only those further ahead
-// into a heap. A cycle's PEs come out in the heap's order (by index), and
-// like the heap the queue keeps every entry until its cycle, even one its
-// PE no longer needs (the caller checks): emptiness and the earliest
-// cycle are those of the heap it replaces.
+// into a heap. A cycle's PEs come out in the heap's order (by index), each
+// once; sorting them cost as much as the heap had, so a crowded bucket is
+// ordered by marking its PEs in a bitmap and reading the bitmap back. Like
+// the heap the queue keeps every entry until its cycle, even one its PE no
+// longer needs (the caller checks): emptiness and the earliest cycle are
+// those of the heap it replaces.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSERA_EMULATOR_MACHINE_TIMERQUEUE_H
@@ -15,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -59,7 +62,7 @@ public:
 
   /// Replaces `due` with the entries whose cycle is `now` or earlier (any
   /// cycle since the last call), in the heap's order: by cycle, then
-  /// index (with repeats, as pushed).
+  /// index. An entry pushed more than once comes out once.
   void popDue(uint64_t now, std::vector<std::pair<uint64_t, uint32_t>> &due) {
     due.clear();
     uint64_t from = nextDue;
@@ -70,20 +73,54 @@ public:
       return;
     for (uint64_t at = from; at <= now && at < from + RingCycles; ++at) {
       std::vector<uint32_t> &bucket = ring[at % RingCycles];
-      for (uint32_t index : bucket)
-        due.emplace_back(at, index);
+      count -= bucket.size();
+      appendInOrder(at, bucket, due);
       bucket.clear();
     }
+    size_t fromRing = due.size();
     while (!far.empty() && far.top().first <= now) {
       due.push_back(far.top());
       far.pop();
+      --count;
     }
-    std::sort(due.begin(), due.end());
-    count -= due.size();
+    if (due.size() > fromRing) { // rare: a timer set long ago
+      std::sort(due.begin(), due.end());
+      due.erase(std::unique(due.begin(), due.end()), due.end());
+    }
   }
 
 private:
+  /// Appends the bucket of cycle `at` to `due`, by index, each once: a
+  /// bucket that is crowded for its span of indices through the bitmap,
+  /// others by sorting.
+  void appendInOrder(uint64_t at, std::vector<uint32_t> &bucket,
+                     std::vector<std::pair<uint64_t, uint32_t>> &due) {
+    if (bucket.empty())
+      return;
+    auto [lowest, highest] = std::minmax_element(bucket.begin(), bucket.end());
+    size_t firstWord = *lowest / 64, lastWord = *highest / 64;
+    if (bucket.size() < 16 || lastWord - firstWord >= 4 * bucket.size()) {
+      std::sort(bucket.begin(), bucket.end());
+      uint32_t previous = 0;
+      for (size_t k = 0; k < bucket.size(); ++k)
+        if (k == 0 || bucket[k] != previous)
+          due.emplace_back(at, previous = bucket[k]);
+      return;
+    }
+    if (marks.size() <= lastWord)
+      marks.resize(lastWord + 1);
+    for (uint32_t index : bucket)
+      marks[index / 64] |= uint64_t(1) << (index % 64);
+    for (size_t word = firstWord; word <= lastWord; ++word) {
+      for (uint64_t bits = marks[word]; bits; bits &= bits - 1)
+        due.emplace_back(at, uint32_t(word * 64 + std::countr_zero(bits)));
+      marks[word] = 0;
+    }
+  }
+
   std::array<std::vector<uint32_t>, RingCycles> ring;
+  /// appendInOrder's bitmap of PE indices, all clear between calls.
+  std::vector<uint64_t> marks;
   std::priority_queue<std::pair<uint64_t, uint32_t>,
                       std::vector<std::pair<uint64_t, uint32_t>>,
                       std::greater<>>

@@ -73,6 +73,8 @@ TEST_CASE("a fabout sends each element as a wavelet", "[dsd][fabric]") {
   fabout(m, Dest(2), 1, 9, 3);
   m.runOp(Opcode::Mov32V, {Dest(2), R(1)}, options);
   CHECK(m.ports.sent[0].payload == 0xAAAABBBB);
+  // Starting again forgets the previous operation's switch.
+  CHECK_FALSE(m.op.getAdvanceSwitchColor());
 }
 
 TEST_CASE("an infinite fabin runs until the budget or the data ends",

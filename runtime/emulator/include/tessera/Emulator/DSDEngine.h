@@ -191,6 +191,8 @@ class DSDOperation {
 public:
   /// Up to: map's destination and 8 arguments.
   static constexpr unsigned MaxOperands = 9;
+  /// advanceSwitchColor without advance_switch.
+  static constexpr uint8_t NoColor = 0xff;
   /// Operand `i`: the first InlineOperands (all a DSD operation has) live
   /// in the operation, a map's further arguments in moreSlots, allocated
   /// by the first such map and kept while the operation is reused.
@@ -217,7 +219,11 @@ public:
   }
   /// A fabout destination with advance_switch: the color whose switch
   /// advances when the operation completes.
-  std::optional<uint8_t> getAdvanceSwitchColor() const;
+  std::optional<uint8_t> getAdvanceSwitchColor() const {
+    if (advanceSwitchColor == NoColor)
+      return std::nullopt;
+    return advanceSwitchColor;
+  }
 
   /// After run() returned CallMap: the call for the current element.
   const MapCall &getMapCall() const { return mapCall; }
@@ -243,6 +249,9 @@ private:
   bool fastOperands = false; ///< hasFastOperands, set by start()
   /// fmovs, fmovh, mov16 or mov32: the result is the source's element.
   bool isMove = false;
+  /// getAdvanceSwitchColor, set by start(): completion reads it here,
+  /// not from slot 0's descriptor (a cache line of its own).
+  uint8_t advanceSwitchColor = NoColor;
   uint16_t fetched = 0; ///< bit i: values[i] holds source i's element
   bool resultReady = false;
   bool mapCallPending = false;
