@@ -258,12 +258,12 @@ struct alignas(64) PE {
 
   uint64_t pickerState = 0; ///< shuffle mode's xorshift state
 
-  bool hasBusyMicrothread() const {
-    for (const auto &m : microthreads)
-      if (m)
-        return true;
-    return false;
+  /// Bit u: microthreads[u] holds an operation.
+  uint8_t getBusyMicrothreads() const {
+    return microthreadsByPriority[0] | microthreadsByPriority[1] |
+           microthreadsByPriority[2] | microthreadsByPriority[3];
   }
+  bool hasBusyMicrothread() const { return getBusyMicrothreads() != 0; }
 };
 
 /// The head of the PE's delivery queue of `color`, and taking it, through

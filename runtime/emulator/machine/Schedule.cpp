@@ -93,9 +93,9 @@ void Band::reschedule(PE &pe) {
   case MainState::Faulted:
     return;
   }
-  for (unsigned ut = 0; ut < pe.microthreads.size(); ++ut) {
-    if (!pe.microthreads[ut])
-      continue;
+  for (uint8_t threads = pe.getBusyMicrothreads(); threads;
+       threads &= threads - 1) {
+    unsigned ut = unsigned(std::countr_zero(threads));
     if (pe.blockedMicrothreads >> ut & 1)
       need.passive = true; // the main thread must unblock it
     else
@@ -148,24 +148,22 @@ static void prefetchFlight(const Flight *flight, size_t bytes) {
 static void prefetchFlights(const Network &network, const PE &pe) {
   pe.memory.prefetchPageTable(); // for prefetchElements
   prefetchFlight(pe.operation.get(), 512);
-  for (const FlightPtr &flight : pe.microthreads)
-    prefetchFlight(flight.get(), 128);
-  std::array<uint32_t, 32> queues;
-  unsigned count = 0;
-  for (uint32_t colors = pe.knownQueues; colors; colors &= colors - 1)
-    queues[count++] = pe.deliveryQueue[std::countr_zero(colors)];
-  network.prefetchQueues({queues.data(), count});
+  for (uint8_t threads = pe.getBusyMicrothreads(); threads;
+       threads &= threads - 1)
+    prefetchFlight(pe.microthreads[std::countr_zero(threads)].get(), 128);
+  network.prefetchQueues(pe.deliveryQueue.data(), pe.knownQueues);
 }
 
 /// The memory element each microthread's transfer goes on with (its
 /// operation is in the cache by now).
 static void prefetchElements(const PE &pe) {
-  for (const FlightPtr &flight : pe.microthreads)
-    if (flight) {
-      int64_t address = flight->op.getFabricMoveAddress();
-      if (address >= 0)
-        pe.memory.prefetch(static_cast<uint32_t>(address));
-    }
+  for (uint8_t threads = pe.getBusyMicrothreads(); threads;
+       threads &= threads - 1) {
+    const Flight &flight = *pe.microthreads[std::countr_zero(threads)];
+    int64_t address = flight.op.getFabricMoveAddress();
+    if (address >= 0)
+      pe.memory.prefetch(static_cast<uint32_t>(address));
+  }
 }
 
 void Band::runPEs() {

@@ -265,11 +265,14 @@ bool Network::isInjectBufferFullAt(uint32_t queue) const {
   return buffer.count >= buffer.capacity;
 }
 
-void Network::prefetchQueues(std::span<const uint32_t> queues) const {
-  const State &s = *state;
-  for (uint32_t queue : queues)
-    if (queue < s.lanes.size())
-      __builtin_prefetch(&s.lanes[queue]);
+void Network::prefetchQueues(const uint32_t *queues, uint32_t which) const {
+  const Lane *lanes = state->lanes.data();
+  size_t count = state->lanes.size();
+  for (; which; which &= which - 1) {
+    uint32_t queue = queues[std::countr_zero(which)];
+    if (queue < count)
+      __builtin_prefetch(lanes + queue);
+  }
 }
 
 bool Network::injectAt(uint32_t queue, Wavelet wavelet) {

@@ -248,9 +248,10 @@ public:
   /// false for a number it never gave.
   bool injectAt(uint32_t queue, Wavelet wavelet);
   bool isInjectBufferFullAt(uint32_t queue) const;
-  /// A hint that the CE will soon use the lanes of `queues` (a PE about to
-  /// take its turn): starts loading them into the cache.
-  void prefetchQueues(std::span<const uint32_t> queues) const;
+  /// A hint that the CE will soon use the lanes of queues[c] for each bit c
+  /// of `which` (a PE about to take its turn): starts loading them into
+  /// the cache.
+  void prefetchQueues(const uint32_t *queues, uint32_t which) const;
   std::optional<Wavelet> pollDeliveryQueue(uint32_t queue);
   /// Whether that queue holds no wavelet (also for a number never given).
   bool isDeliveryQueueEmpty(uint32_t queue) const;
