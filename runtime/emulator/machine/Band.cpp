@@ -218,13 +218,6 @@ const PE *Band::findPE(unsigned x, unsigned y) const {
   return const_cast<Band *>(this)->findPE(x, y);
 }
 
-void Band::wake(PE &pe) {
-  if (pe.awake || pe.state == MainState::Faulted)
-    return;
-  pe.awake = true;
-  awake.push_back(static_cast<uint32_t>(&pe - pes.data()));
-}
-
 bool Band::hasWork(const PE &pe) const {
   if (pe.state == MainState::Faulted)
     return false;

@@ -108,7 +108,12 @@ public:
   const ProgramInfo &programOf(const PE &pe) const {
     return programs[pe.program];
   }
-  void wake(PE &pe);
+  void wake(PE &pe) {
+    if (pe.awake || pe.state == MainState::Faulted)
+      return;
+    pe.awake = true;
+    awake.push_back(static_cast<uint32_t>(&pe - pes.data()));
+  }
   /// Stops the PE and the run with `message` at `pc`, in cycle `at` (the
   /// current one unless a scalar batch ran ahead).
   void fail(PE &pe, uint32_t pc, std::string message,

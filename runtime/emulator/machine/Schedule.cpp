@@ -196,7 +196,8 @@ void Band::runPEs() {
       prefetchElements(pes[turn[i + 2]]);
     PE &pe = pes[turn[i]];
     pe.awake = false;
-    takeControlWavelets(pe);
+    if ((pe.deliveredColors & pe.controlColors) || pe.flushQueues)
+      takeControlWavelets(pe); // only then has it anything to do
     runMicrothreads(pe);
     runMainThread(pe);
     reschedule(pe);
