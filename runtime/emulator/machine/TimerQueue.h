@@ -6,18 +6,19 @@
 // go into a ring of buckets, one per cycle, and only those further ahead
 // into a heap. A cycle's PEs come out in the heap's order (by index), each
 // once; sorting them cost as much as the heap had, so a crowded bucket is
-// ordered by marking its PEs in a bitmap and reading the bitmap back. Like
-// the heap the queue keeps every entry until its cycle, even one its PE no
-// longer needs (the caller checks): emptiness and the earliest cycle are
-// those of the heap it replaces.
+// ordered through a bitmap (IndexOrder.h). Like the heap the queue keeps
+// every entry until its cycle, even one its PE no longer needs (the caller
+// checks): emptiness and the earliest cycle are those of the heap it
+// replaces.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TESSERA_EMULATOR_MACHINE_TIMERQUEUE_H
 #define TESSERA_EMULATOR_MACHINE_TIMERQUEUE_H
 
+#include "IndexOrder.h"
+
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -90,37 +91,16 @@ public:
   }
 
 private:
-  /// Appends the bucket of cycle `at` to `due`, by index, each once: a
-  /// bucket that is crowded for its span of indices through the bitmap,
-  /// others by sorting.
+  /// Appends the bucket of cycle `at` to `due`, by index, each once.
   void appendInOrder(uint64_t at, std::vector<uint32_t> &bucket,
                      std::vector<std::pair<uint64_t, uint32_t>> &due) {
-    if (bucket.empty())
-      return;
-    auto [lowest, highest] = std::minmax_element(bucket.begin(), bucket.end());
-    size_t firstWord = *lowest / 64, lastWord = *highest / 64;
-    if (bucket.size() < 16 || lastWord - firstWord >= 4 * bucket.size()) {
-      std::sort(bucket.begin(), bucket.end());
-      uint32_t previous = 0;
-      for (size_t k = 0; k < bucket.size(); ++k)
-        if (k == 0 || bucket[k] != previous)
-          due.emplace_back(at, previous = bucket[k]);
-      return;
-    }
-    if (marks.size() <= lastWord)
-      marks.resize(lastWord + 1);
+    order.sortUnique(bucket);
     for (uint32_t index : bucket)
-      marks[index / 64] |= uint64_t(1) << (index % 64);
-    for (size_t word = firstWord; word <= lastWord; ++word) {
-      for (uint64_t bits = marks[word]; bits; bits &= bits - 1)
-        due.emplace_back(at, uint32_t(word * 64 + std::countr_zero(bits)));
-      marks[word] = 0;
-    }
+      due.emplace_back(at, index);
   }
 
   std::array<std::vector<uint32_t>, RingCycles> ring;
-  /// appendInOrder's bitmap of PE indices, all clear between calls.
-  std::vector<uint64_t> marks;
+  IndexOrder order;
   std::priority_queue<std::pair<uint64_t, uint32_t>,
                       std::vector<std::pair<uint64_t, uint32_t>>,
                       std::greater<>>
