@@ -59,9 +59,9 @@ void initMem4d(Cursor &c, const Descriptor &d, int64_t elementBytes) {
 
 } // namespace
 
-Cursor dsd::makeMemoryCursor(const Descriptor &d, int32_t index,
-                             unsigned accessBits) {
-  Cursor c;
+void dsd::initMemoryCursor(Cursor &c, const Descriptor &d, int32_t index,
+                           unsigned accessBits) {
+  c = Cursor{};
   int64_t elementBytes = d.width == 32 ? 4 : 2;
   int64_t accessBytes = accessBits == 32 ? 4 : 2;
   // The wavelet's index counts 16-bit words, whatever the element width:
@@ -92,7 +92,6 @@ Cursor dsd::makeMemoryCursor(const Descriptor &d, int32_t index,
   default:
     break;
   }
-  return c;
 }
 
 Cursor dsd::makeFixedCursor(uint32_t address) {

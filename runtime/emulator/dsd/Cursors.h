@@ -13,15 +13,16 @@
 
 namespace tessera::emulator::dsd {
 
-/// Element 0 of memory DSR `d` in an operation whose `index` option is
+/// Sets `c` (in place: it is an operand slot's) to element 0 of memory DSR
+/// `d` in an operation whose `index` option is
 /// `index` (used by wavelet-index-offset DSRs) and which accesses the
 /// operand `accessBits` wide. Strides, lengths and the index count elements
 /// of the operation's width, which may differ from the descriptor's (a
 /// 32-bit operation over an f16 array steps 4 bytes, as fft-1d-2d's
 /// transpose needs); the offset counts elements of the descriptor's width,
 /// the array's element type it was made from.
-detail::Cursor makeMemoryCursor(const Descriptor &d, int32_t index,
-                                unsigned accessBits);
+void initMemoryCursor(detail::Cursor &c, const Descriptor &d, int32_t index,
+                      unsigned accessBits);
 
 /// The same address for every element (a pointer operand).
 detail::Cursor makeFixedCursor(uint32_t address);

@@ -6,23 +6,12 @@ using namespace tessera;
 using namespace tessera::emulator;
 
 namespace {
-const Descriptor DefaultDescriptor{};
 const Fifo UninitializedFifo{};
 } // namespace
 
-const Descriptor &DSRFile::get(DSRId id) const {
-  uint8_t slot = slots[id.getSlot() % NumDSRs];
-  return slot ? used[slot - 1] : DefaultDescriptor;
-}
-
-void DSRFile::set(DSRId id, const Descriptor &descriptor) {
-  uint8_t &slot = slots[id.getSlot() % NumDSRs];
-  if (!slot) {
-    used.push_back(descriptor);
-    slot = static_cast<uint8_t>(used.size());
-    return;
-  }
-  used[slot - 1] = descriptor;
+void DSRFile::add(DSRId id, const Descriptor &descriptor) {
+  used.push_back(descriptor);
+  slots[id.getSlot() % NumDSRs] = static_cast<uint8_t>(used.size());
 }
 
 void DSRFile::reset() {

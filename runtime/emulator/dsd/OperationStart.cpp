@@ -266,7 +266,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   for (unsigned i = 0; i < op.numOperands; ++i) {
     OperandSlot &slot = op.slot(i);
     if (slot.cls == OperandClass::Memory)
-      slot.cursor = makeMemoryCursor(slot.descriptor, op.index, slot.width);
+      initMemoryCursor(slot.cursor, slot.descriptor, op.index, slot.width);
     op.savesAddress |= slot.dsr.has_value() && slot.descriptor.saveAddress;
   }
   const OperandSlot &dest = op.slot(0);

@@ -120,13 +120,27 @@ inline constexpr unsigned NumDSRs = 3 * pe::NumDSRsPerFile;
 /// Descriptor: an empty mem1d (what a zeroed slot loads as).
 class DSRFile {
 public:
-  const Descriptor &get(DSRId id) const;
-  void set(DSRId id, const Descriptor &descriptor);
+  // Inline: every operation start reads two or three, and the scalar
+  // batches before it set as many.
+  const Descriptor &get(DSRId id) const {
+    uint8_t slot = slots[id.getSlot() % NumDSRs];
+    return slot ? used[slot - 1] : DefaultDescriptor;
+  }
+  void set(DSRId id, const Descriptor &descriptor) {
+    uint8_t slot = slots[id.getSlot() % NumDSRs];
+    if (slot)
+      used[slot - 1] = descriptor;
+    else
+      add(id, descriptor);
+  }
   /// DSRs written since construction or reset() (each costs a Descriptor).
   unsigned getUsedCount() const { return static_cast<unsigned>(used.size()); }
   void reset();
 
 private:
+  /// set() of a DSR never written.
+  void add(DSRId id, const Descriptor &descriptor);
+  static inline const Descriptor DefaultDescriptor{};
   /// 0: default; k: used[k - 1].
   std::array<uint8_t, NumDSRs> slots{};
   std::vector<Descriptor> used;
