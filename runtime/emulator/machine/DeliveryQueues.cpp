@@ -39,11 +39,18 @@ std::optional<Wavelet> machine::pollDelivered(Network &network, PE &pe,
   uint32_t queue = findQueue(network, pe, color);
   if (queue == PE::NoQueue)
     return std::nullopt;
-  std::optional<Wavelet> head = network.pollDeliveryQueue(queue);
-  if (head && network.isDeliveryQueueEmpty(queue)) {
+  std::optional<Wavelet> head = network.peekDeliveryQueue(queue);
+  if (head)
+    dropDelivered(network, pe, color, queue);
+  return head;
+}
+
+void machine::dropDelivered(Network &network, PE &pe, unsigned color,
+                            uint32_t queue) {
+  bool nowEmpty = false;
+  if (network.dropDeliveryHead(queue, nowEmpty) && nowEmpty) {
     uint32_t keep = ~(uint32_t(1) << color); // color < 32: it has a queue
     pe.deliveredColors &= keep;
     pe.controlColors &= keep;
   }
-  return head;
 }

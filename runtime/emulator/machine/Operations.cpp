@@ -40,15 +40,19 @@ public:
       blockedOn = {true, false, false, color, fabin.queue};
       return std::nullopt;
     }
+    // Found once, peeked, and dropped without being found or read again.
+    uint32_t queue = findQueue(network, pe, color);
     while (true) {
-      std::optional<Wavelet> head = peekDelivered(network, pe, color);
+      std::optional<Wavelet> head;
+      if (queue != PE::NoQueue)
+        head = network.peekDeliveryQueue(queue);
       if (head && head->control && !fabin.controlTransform) {
         // A control wavelet for a task is the picker's; one for no task
         // (entry point 31) is dropped here so the data behind it flows.
         if (control::getEntryPoint(head->payload) != control::NoEntryPoint)
           head.reset();
         else {
-          (void)pollDelivered(network, pe, color);
+          dropDelivered(network, pe, color, queue);
           ++pe.counters.waveletsReceived;
           if (recorder)
             recorder->recordWavelet(pe, color, false);
@@ -59,7 +63,7 @@ public:
         blockedOn = {true, false, false, color, fabin.queue};
         return std::nullopt;
       }
-      (void)pollDelivered(network, pe, color);
+      dropDelivered(network, pe, color, queue);
       ++pe.counters.waveletsReceived;
       if (recorder)
         recorder->recordWavelet(pe, color, false);

@@ -277,6 +277,9 @@ std::optional<Wavelet> peekDelivered(const Network &network, const PE &pe,
 /// Takes the head; a queue left empty clears the color's bits in
 /// deliveredColors and controlColors.
 std::optional<Wavelet> pollDelivered(Network &network, PE &pe, unsigned color);
+/// Drops the head of `queue`, the PE's delivery queue of `color` (found by
+/// findQueue and just peeked), with pollDelivered's clearing of the bits.
+void dropDelivered(Network &network, PE &pe, unsigned color, uint32_t queue);
 
 } // namespace tessera::emulator::machine
 

@@ -318,21 +318,24 @@ std::optional<Wavelet> Network::peekDeliveryQueue(uint32_t queue) const {
   return Wavelet{entry.payload, entry.color, entry.control != 0, entry.id};
 }
 
-bool Network::isDeliveryQueueEmpty(uint32_t queue) const {
-  const State &s = *state;
-  return queue >= s.lanes.size() ||
-         s.lanes[queue].buffers[DeliveryBuffer].count == 0;
+std::optional<Wavelet> Network::pollDeliveryQueue(uint32_t queue) {
+  std::optional<Wavelet> wavelet = peekDeliveryQueue(queue);
+  bool nowEmpty;
+  if (wavelet)
+    dropDeliveryHead(queue, nowEmpty);
+  return wavelet;
 }
 
-std::optional<Wavelet> Network::pollDeliveryQueue(uint32_t queue) {
+bool Network::dropDeliveryHead(uint32_t queue, bool &nowEmpty) {
   State &s = *state;
-  std::optional<Wavelet> wavelet = peekDeliveryQueue(queue);
-  if (!wavelet)
-    return std::nullopt;
-  s.pop(s.lanes[queue], DeliveryBuffer);
+  if (queue >= s.lanes.size() || !s.lanes[queue].buffers[DeliveryBuffer].count)
+    return false;
+  Lane &lane = s.lanes[queue];
+  s.pop(lane, DeliveryBuffer);
   --s.awaitingCE;
   ++s.counters.polled;
-  return wavelet;
+  nowEmpty = lane.buffers[DeliveryBuffer].count == 0;
+  return true;
 }
 
 std::optional<Wavelet> Network::pollDelivered(unsigned x, unsigned y,

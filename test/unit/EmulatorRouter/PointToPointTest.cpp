@@ -156,16 +156,19 @@ TEST_CASE("a delivery queue polled by its number") {
   CHECK_FALSE(h.net.findDeliveryQueue(4, 0, 5));
   CHECK_FALSE(h.net.findDeliveryQueue(9, 0, 3));
   CHECK(h.net.peekDeliveryQueue(*queue) == got(3, 0xBEEF, 1));
-  CHECK_FALSE(h.net.isDeliveryQueueEmpty(*queue));
   CHECK(h.net.pollDeliveryQueue(*queue) == got(3, 0xBEEF, 1));
-  CHECK_FALSE(h.net.isDeliveryQueueEmpty(*queue));
-  CHECK(h.net.pollDeliveryQueue(*queue) == got(3, 0xF00D, 2));
-  CHECK(h.net.isDeliveryQueueEmpty(*queue));
+  CHECK(h.net.getWaveletsAwaitingCE() == 1);
+  // Dropping a head already peeked says whether it was the last.
+  CHECK(h.net.peekDeliveryQueue(*queue) == got(3, 0xF00D, 2));
+  bool nowEmpty = false;
+  CHECK(h.net.dropDeliveryHead(*queue, nowEmpty));
+  CHECK(nowEmpty);
+  CHECK_FALSE(h.net.dropDeliveryHead(*queue, nowEmpty));
   CHECK_FALSE(h.net.pollDeliveryQueue(*queue));
   CHECK(h.net.getCounters().polled == 2);
   CHECK(h.net.getWaveletsAwaitingCE() == 0);
   // A number the network never gave is an empty queue.
   CHECK_FALSE(h.net.peekDeliveryQueue(1u << 30));
   CHECK_FALSE(h.net.pollDeliveryQueue(1u << 30));
-  CHECK(h.net.isDeliveryQueueEmpty(1u << 30));
+  CHECK_FALSE(h.net.dropDeliveryHead(1u << 30, nowEmpty));
 }

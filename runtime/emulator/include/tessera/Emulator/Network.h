@@ -253,8 +253,10 @@ public:
   /// the cache.
   void prefetchQueues(const uint32_t *queues, uint32_t which) const;
   std::optional<Wavelet> pollDeliveryQueue(uint32_t queue);
-  /// Whether that queue holds no wavelet (also for a number never given).
-  bool isDeliveryQueueEmpty(uint32_t queue) const;
+  /// Drops the head of that queue, as pollDeliveryQueue would, once
+  /// peekDeliveryQueue has read it (false, nothing done, for an empty queue
+  /// or a number never given); `nowEmpty` tells whether it was the last.
+  bool dropDeliveryHead(uint32_t queue, bool &nowEmpty);
   /// The depth of one delivery queue (1 to NetworkOptions::MaxDepth), e.g.
   /// that of the input queue bound to the color; false and an error when
   /// out of range or below the wavelets it holds.
