@@ -292,6 +292,59 @@ bool planRows(const DSDOperation &op, const std::array<unsigned, 4> &bytes,
   return true;
 }
 
+/// The bytes operand `i`'s rows cover, first to last.
+void rowsSpan(const Rows &rows, const std::array<int64_t, 4> &at,
+              const std::array<unsigned, 4> &bytes, unsigned i, int64_t &lo,
+              int64_t &hi) {
+  int64_t last = at[i] + static_cast<int64_t>(rows.count - 1) * rows.rowStep[i];
+  lo = std::min(at[i], last);
+  hi = std::max(at[i], last) + static_cast<int64_t>(rows.length * bytes[i]);
+}
+
+/// runRows when the choice of kernel is the same for every row: each
+/// memory source either lies apart from the destination over all the rows
+/// (the stencil's blocks of u against v) or is the destination itself, row
+/// for row (`next = next + left`). Then each row only moves the lanes on.
+/// False, with nothing run, otherwise.
+bool runRowsAlike(const Kernels &kernels, const Views &views, uint8_t *results,
+                  const Rows &rows, const std::array<int64_t, 4> &at,
+                  const std::array<const uint8_t *, 4> &broadcast,
+                  const std::array<unsigned, 4> &bytes,
+                  const std::array<unsigned, 4> &memoryBytes, unsigned count,
+                  uint32_t &carry) {
+  int64_t destLo, destHi;
+  rowsSpan(rows, at, bytes, 0, destLo, destHi);
+  bool inPlace = false;
+  for (unsigned i = 1; i < count; ++i) {
+    if (!memoryBytes[i])
+      continue;
+    if (at[i] == at[0] && rows.rowStep[i] == rows.rowStep[0] &&
+        bytes[i] == bytes[0]) {
+      inPlace = true;
+      continue;
+    }
+    int64_t lo, hi;
+    rowsSpan(rows, at, bytes, i, lo, hi);
+    if (hi > destLo && destHi > lo)
+      return false;
+  }
+  Lanes lanes;
+  for (unsigned i = 1; i < count; ++i)
+    lanes.src[i - 1] = broadcast[i] ? broadcast[i] : views.sourceAt(i, at[i]);
+  uint8_t *dest = views.destAt(at[0]);
+  for (uint64_t row = 0; row < rows.count; ++row) {
+    lanes.dest = inPlace ? results : dest;
+    kernels.unit(rows.length, lanes, carry);
+    if (inPlace)
+      std::memcpy(dest, results, rows.length * bytes[0]);
+    dest += rows.rowStep[0];
+    for (unsigned i = 1; i < count; ++i)
+      if (!broadcast[i])
+        lanes.src[i - 1] += rows.rowStep[i];
+  }
+  return true;
+}
+
 /// Runs the rows over the views: a unit kernel per row whose elements read
 /// nothing an earlier one wrote (into the results block when a source is
 /// the destination), the element-by-element kernel otherwise.
@@ -305,6 +358,9 @@ void runRows(const Kernels &kernels, const Views &views, uint8_t *results,
   for (unsigned i = 0; i < count; ++i)
     if (memoryBytes[i])
       at[i] = op.slot(i).cursor.address;
+  if (runRowsAlike(kernels, views, results, rows, at, broadcast, bytes,
+                   memoryBytes, count, carry))
+    return;
   for (uint64_t row = 0; row < rows.count; ++row) {
     Lanes lanes;
     lanes.dest = views.destAt(at[0]);
