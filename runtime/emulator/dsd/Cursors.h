@@ -14,9 +14,9 @@
 namespace tessera::emulator::dsd {
 
 /// Sets `c` (in place: it is an operand slot's) to element 0 of memory DSR
-/// `d` in an operation whose `index` option is
-/// `index` (used by wavelet-index-offset DSRs) and which accesses the
-/// operand `accessBits` wide. Strides, lengths and the index count elements
+/// `d` in an operation whose `index` option is `index` (used by
+/// wavelet-index-offset DSRs) and which accesses the operand `accessBits`
+/// wide. Strides, lengths and the index count elements
 /// of the operation's width, which may differ from the descriptor's (a
 /// 32-bit operation over an f16 array steps 4 bytes, as fft-1d-2d's
 /// transpose needs); the offset counts elements of the descriptor's width,

@@ -305,4 +305,3 @@ void DSDEngine::prepareFabricMove(DSDOperation &op) {
   move.address = cursor.address;
   move.step = cursor.step;
 }
-

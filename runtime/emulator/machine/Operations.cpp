@@ -176,7 +176,8 @@ FlightPtr Band::takeFlight() {
   // operand slots, which have been out of the cache since it last ran:
   // fetch them now, turns before.
   if (!spareFlights.empty()) {
-    const char *next = reinterpret_cast<const char *>(spareFlights.back().get());
+    const char *next =
+        reinterpret_cast<const char *>(spareFlights.back().get());
     for (size_t offset = 0; offset < sizeof(Flight); offset += 64)
       __builtin_prefetch(next + offset, 1);
   }
