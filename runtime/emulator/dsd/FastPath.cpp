@@ -301,46 +301,27 @@ void rowsSpan(const Rows &rows, const std::array<int64_t, 4> &at,
   hi = std::max(at[i], last) + static_cast<int64_t>(rows.length * bytes[i]);
 }
 
-/// runRows when the choice of kernel is the same for every row: each
-/// memory source either lies apart from the destination over all the rows
-/// (the stencil's blocks of u against v) or is the destination itself, row
-/// for row (`next = next + left`). Then each row only moves the lanes on.
-/// False, with nothing run, otherwise.
-bool runRowsAlike(const Kernels &kernels, const Views &views, uint8_t *results,
-                  const Rows &rows, const std::array<int64_t, 4> &at,
-                  const std::array<const uint8_t *, 4> &broadcast,
-                  const std::array<unsigned, 4> &bytes,
-                  const std::array<unsigned, 4> &memoryBytes, unsigned count,
-                  uint32_t &carry) {
+/// Whether every row's elements read nothing an earlier one of the row
+/// wrote, decided once for all the rows: each memory source lies apart
+/// from the destination over all of them (the stencil's blocks of u
+/// against v) or is the destination itself, row for row (`next = next +
+/// left`). False leaves it to readsBeforeWrites row by row.
+bool everyRowReadsBeforeWrites(const Rows &rows,
+                               const std::array<int64_t, 4> &at,
+                               const std::array<unsigned, 4> &bytes,
+                               const std::array<unsigned, 4> &memoryBytes,
+                               unsigned count) {
   int64_t destLo, destHi;
   rowsSpan(rows, at, bytes, 0, destLo, destHi);
-  bool inPlace = false;
   for (unsigned i = 1; i < count; ++i) {
-    if (!memoryBytes[i])
+    if (!memoryBytes[i] ||
+        (at[i] == at[0] && rows.rowStep[i] == rows.rowStep[0] &&
+         bytes[i] == bytes[0]))
       continue;
-    if (at[i] == at[0] && rows.rowStep[i] == rows.rowStep[0] &&
-        bytes[i] == bytes[0]) {
-      inPlace = true;
-      continue;
-    }
     int64_t lo, hi;
     rowsSpan(rows, at, bytes, i, lo, hi);
     if (hi > destLo && destHi > lo)
       return false;
-  }
-  Lanes lanes;
-  for (unsigned i = 1; i < count; ++i)
-    lanes.src[i - 1] = broadcast[i] ? broadcast[i] : views.sourceAt(i, at[i]);
-  uint8_t *dest = views.destAt(at[0]);
-  for (uint64_t row = 0; row < rows.count; ++row) {
-    lanes.dest = inPlace ? results : dest;
-    kernels.unit(rows.length, lanes, carry);
-    if (inPlace)
-      std::memcpy(dest, results, rows.length * bytes[0]);
-    dest += rows.rowStep[0];
-    for (unsigned i = 1; i < count; ++i)
-      if (!broadcast[i])
-        lanes.src[i - 1] += rows.rowStep[i];
   }
   return true;
 }
@@ -358,35 +339,41 @@ void runRows(const Kernels &kernels, const Views &views, uint8_t *results,
   for (unsigned i = 0; i < count; ++i)
     if (memoryBytes[i])
       at[i] = op.slot(i).cursor.address;
-  if (runRowsAlike(kernels, views, results, rows, at, broadcast, bytes,
-                   memoryBytes, count, carry))
-    return;
+  const bool everyRow =
+      everyRowReadsBeforeWrites(rows, at, bytes, memoryBytes, count);
+  // The lanes move on by each operand's row step (views are linear in the
+  // address); where the choice holds for every row, so does the sharing
+  // of the destination's first row, and nothing is compared again.
+  Lanes lanes;
+  lanes.destStep = bytes[0];
+  for (unsigned i = 1; i < count; ++i) {
+    lanes.src[i - 1] = broadcast[i] ? broadcast[i] : views.sourceAt(i, at[i]);
+    lanes.srcStep[i - 1] = broadcast[i] ? 0 : bytes[i];
+  }
+  uint8_t *dest = views.destAt(at[0]);
+  bool inPlace = false;
   for (uint64_t row = 0; row < rows.count; ++row) {
-    Lanes lanes;
-    lanes.dest = views.destAt(at[0]);
-    lanes.destStep = bytes[0];
-    bool inPlace = false;
-    for (unsigned i = 1; i < count; ++i) {
-      if (broadcast[i]) {
-        lanes.src[i - 1] = broadcast[i];
-        continue;
-      }
-      lanes.src[i - 1] = views.sourceAt(i, at[i]);
-      lanes.srcStep[i - 1] = bytes[i];
-      inPlace |= at[i] == at[0];
+    if (row == 0 || !everyRow) {
+      inPlace = false;
+      for (unsigned i = 1; i < count; ++i)
+        inPlace |= !broadcast[i] && at[i] == at[0];
     }
-    if (readsBeforeWrites(at, memoryBytes, count, rows.length)) {
-      uint8_t *dest = lanes.dest;
-      if (inPlace)
-        lanes.dest = results;
+    if (everyRow || readsBeforeWrites(at, memoryBytes, count, rows.length)) {
+      lanes.dest = inPlace ? results : dest;
       kernels.unit(rows.length, lanes, carry);
       if (inPlace)
         std::memcpy(dest, results, rows.length * bytes[0]);
     } else {
+      lanes.dest = dest;
       kernels.strided(rows.length, lanes, carry);
     }
-    for (unsigned i = 0; i < count; ++i)
-      at[i] += rows.rowStep[i];
+    dest += rows.rowStep[0];
+    for (unsigned i = 1; i < count; ++i)
+      if (!broadcast[i])
+        lanes.src[i - 1] += rows.rowStep[i];
+    if (!everyRow)
+      for (unsigned i = 0; i < count; ++i)
+        at[i] += rows.rowStep[i];
   }
 }
 
