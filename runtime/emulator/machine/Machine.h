@@ -155,8 +155,13 @@ public:
                                   std::optional<Wavelet> &head,
                                   unsigned *slot = nullptr) const;
   /// Control wavelets at the head of delivery queues activate their tasks;
-  /// queues being flushed activate the teardown task once empty.
-  void takeControlWavelets(PE &pe);
+  /// queues being flushed activate the teardown task once empty. Every
+  /// turn calls it, and most have neither: the test is inline.
+  void takeControlWavelets(PE &pe) {
+    if ((pe.deliveredColors & pe.controlColors) || pe.flushQueues)
+      takeWaitingControl(pe);
+  }
+  void takeWaitingControl(PE &pe);
   /// Moves the argument a control wavelet left for task slot `slot` to r0.
   void takeControlArgument(PE &pe, unsigned slot);
   /// Starts entry `entry` of the separate control task table.

@@ -35,13 +35,11 @@ public:
 
   std::optional<uint32_t> popWavelet(const FabricEndpoint &fabin) override {
     uint8_t color = colorOf(fabin, info.inputQueueColor);
-    // A clear bit in deliveredColors is an empty queue: no need to find it.
-    if (color < 32 && !(pe.deliveredColors >> color & 1)) {
-      blockedOn = {true, false, false, color, fabin.queue};
-      return std::nullopt;
-    }
-    // Found once, peeked, and dropped without being found or read again.
-    uint32_t queue = findQueue(network, pe, color);
+    // Found once, peeked, and dropped without being found or read again;
+    // a clear bit in deliveredColors is an empty queue, not looked for.
+    uint32_t queue = PE::NoQueue;
+    if (color >= 32 || (pe.deliveredColors >> color & 1))
+      queue = findQueue(network, pe, color);
     while (true) {
       std::optional<Wavelet> head;
       if (queue != PE::NoQueue)

@@ -196,8 +196,7 @@ void Band::runPEs() {
       prefetchElements(pes[turn[i + 2]]);
     PE &pe = pes[turn[i]];
     pe.awake = false;
-    if ((pe.deliveredColors & pe.controlColors) || pe.flushQueues)
-      takeControlWavelets(pe); // only then has it anything to do
+    takeControlWavelets(pe);
     runMicrothreads(pe);
     runMainThread(pe);
     reschedule(pe);

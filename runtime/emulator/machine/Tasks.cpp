@@ -71,7 +71,7 @@ Band::ControlHead Band::classifyControlHead(const PE &pe, unsigned color,
   return pe.controlPending & bit(task) ? ControlHead::None : ControlHead::Take;
 }
 
-void Band::takeControlWavelets(PE &pe) {
+void Band::takeWaitingControl(PE &pe) {
   for (uint32_t colors = pe.deliveredColors & pe.controlColors; colors;
        colors &= colors - 1) {
     unsigned color = std::countr_zero(colors);
