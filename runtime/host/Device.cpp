@@ -34,7 +34,7 @@ void forEntries(const std::vector<std::vector<uint8_t>> &parts, Each each) {
 
 /// The item that entry `entry` of rank `rank`'s answer is about: the entry
 /// number itself for a request sent whole (no `itemsOfRank`), else as
-/// Device::askScattered numbered it; UINT64_MAX for no item.
+/// Device::askItems numbered it; UINT64_MAX for no item.
 uint64_t itemOf(const std::vector<std::vector<uint64_t>> &itemsOfRank,
                 size_t rank, uint64_t entry) {
   if (itemsOfRank.empty())
@@ -122,10 +122,18 @@ std::vector<std::vector<uint8_t>> Device::ask(Op op, const ByteWriter &payload,
 }
 
 std::vector<std::vector<uint8_t>>
-Device::askScattered(Op op, const ByteWriter &header, size_t items,
-                     const std::function<unsigned(size_t)> &rowOf,
-                     const std::function<void(ByteWriter &, size_t)> &put,
-                     std::vector<std::vector<uint64_t>> &itemsOfRank) {
+Device::askItems(Op op, const ByteWriter &header, size_t items, bool local,
+                 const std::function<unsigned(size_t)> &rowOf,
+                 const std::function<void(ByteWriter &, size_t)> &put,
+                 std::vector<std::vector<uint64_t>> &itemsOfRank) {
+  itemsOfRank.clear();
+  if (!servers || local) {
+    ByteWriter payload = header;
+    payload.put<uint64_t>(items);
+    for (size_t i = 0; i < items; ++i)
+      put(payload, i);
+    return ask(op, payload, local);
+  }
   RankLink &link = servers->getLink();
   // A PE outside the rectangle goes to rank 0, which finds no PE there.
   itemsOfRank.assign(link.getSize(), {});
@@ -228,19 +236,10 @@ size_t Device::writeMemory(std::span<const MemoryPiece> pieces) {
     out.put(pieces[i].address);
     out.putVector(pieces[i].bytes);
   };
-  std::vector<std::vector<uint8_t>> answers;
   std::vector<std::vector<uint64_t>> itemsOfRank;
-  if (!servers || local) {
-    ByteWriter payload;
-    payload.put<uint64_t>(pieces.size());
-    for (size_t i = 0; i < pieces.size(); ++i)
-      put(payload, i);
-    answers = ask(Op::WriteMemory, payload, local);
-  } else {
-    answers = askScattered(
-        Op::WriteMemory, ByteWriter(), pieces.size(),
-        [&](size_t i) { return pieces[i].y; }, put, itemsOfRank);
-  }
+  std::vector<std::vector<uint8_t>> answers = askItems(
+      Op::WriteMemory, ByteWriter(), pieces.size(), local,
+      [&](size_t i) { return pieces[i].y; }, put, itemsOfRank);
   for (size_t r = 0; r < answers.size(); ++r)
     forEntries({answers[r]}, [&](uint64_t entry, ByteReader &in) {
       MemoryStatus s = in.get<MemoryStatus>();
@@ -363,19 +362,10 @@ FeedEnd Device::feed(unsigned color, std::span<const Feed> feeds,
   };
   // Never alone: every rank runs the device. With ranks each receives
   // only the words of its rows.
-  std::vector<std::vector<uint8_t>> answers;
   std::vector<std::vector<uint64_t>> itemsOfRank;
-  if (servers) {
-    answers = askScattered(
-        Op::Feed, header, feeds.size(), [&](size_t i) { return feeds[i].y; },
-        put, itemsOfRank);
-  } else {
-    ByteWriter payload = header;
-    payload.put<uint64_t>(feeds.size());
-    for (size_t i = 0; i < feeds.size(); ++i)
-      put(payload, i);
-    answers = ask(Op::Feed, payload, false);
-  }
+  std::vector<std::vector<uint8_t>> answers = askItems(
+      Op::Feed, header, feeds.size(), false,
+      [&](size_t i) { return feeds[i].y; }, put, itemsOfRank);
   delivered.assign(feeds.size(), 0);
   FeedEnd end = FeedEnd::Done;
   for (size_t r = 0; r < answers.size(); ++r) {

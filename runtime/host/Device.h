@@ -146,15 +146,16 @@ private:
   /// when `local`, or without ranks).
   std::vector<std::vector<uint8_t>>
   ask(Op op, const emulator::ByteWriter &payload, bool local);
-  /// ask() with ranks, where each rank receives only its part of the
-  /// payload (RankLink::scatter): `header`, then the count and the entries
-  /// (`put`) of the items in its rows (`rowOf`). Every rank's answer, in
-  /// rank order; entry i of rank r's answer is item itemsOfRank[r][i].
+  /// ask() for a request of `items` entries: `header`, the count, then
+  /// each entry (`put`). Without ranks, or when `local`, sent whole (entry
+  /// i of an answer is item i, and itemsOfRank is left empty); else each
+  /// rank receives only the items in its rows (`rowOf`; RankLink::scatter),
+  /// and entry i of rank r's answer is item itemsOfRank[r][i].
   std::vector<std::vector<uint8_t>>
-  askScattered(Op op, const emulator::ByteWriter &header, size_t items,
-               const std::function<unsigned(size_t)> &rowOf,
-               const std::function<void(emulator::ByteWriter &, size_t)> &put,
-               std::vector<std::vector<uint64_t>> &itemsOfRank);
+  askItems(Op op, const emulator::ByteWriter &header, size_t items, bool local,
+           const std::function<unsigned(size_t)> &rowOf,
+           const std::function<void(emulator::ByteWriter &, size_t)> &put,
+           std::vector<std::vector<uint64_t>> &itemsOfRank);
   /// Tells the other ranks (if any) to do `op` too.
   void tell(Op op, const emulator::ByteWriter &payload);
   /// Rank 0 emulates row `y` (or every row of `region`); always alone.
