@@ -36,13 +36,22 @@ uint64_t Network::getLinkBusyCycles(unsigned x, unsigned y,
   return s.routers[router].busyHigh[link] + s.routers[router].busyLow[link];
 }
 
+uint64_t Network::State::getSent(uint32_t lane, unsigned link) const {
+  uint64_t count = cold[lane].sentLow[link];
+  if (!sentWraps.empty())
+    if (auto found = sentWraps.find(uint64_t(lane) << 3 | link);
+        found != sentWraps.end())
+      count += found->second;
+  return count;
+}
+
 std::vector<LinkCount> Network::getLinkCounts() const {
   const State &s = *state;
   std::vector<LinkCount> list;
   for (size_t i = 0; i < s.lanes.size(); ++i) {
     const Router &router = s.routers[s.lanes[i].router];
     for (unsigned port = 0; port < NumPorts; ++port)
-      if (uint64_t count = s.cold[i].sent[port])
+      if (uint64_t count = s.getSent(uint32_t(i), port))
         list.push_back(
             {{router.x, router.y}, s.lanes[i].color, pe::Port(port), count});
   }

@@ -86,8 +86,10 @@ struct alignas(64) Lane {
 };
 static_assert(sizeof(Lane) == 64, "a lane is one cache line");
 
-/// What a lane needs only for switches, filters and config words.
-struct LaneCold {
+/// What a lane needs for switches, filters and config words, and what a
+/// hop reads and counts. One cache line, so that step's prefetch of it
+/// brings in the links a hop reads and the count it bumps.
+struct alignas(64) LaneCold {
   uint8_t rx = 0, tx = 0; ///< position 0
   /// Switch config nibbles of positions 1..3 as written: port (0..4, more
   /// is unset) | rx side << 3.
@@ -102,10 +104,12 @@ struct LaneCold {
   bool linksValid = false;
   std::array<uint32_t, 4> next{};
   std::array<uint8_t, 4> nextColor{};
-  /// Per output link (W, E, S, N, Ramp): wavelets this lane sent there
+  /// Per output link (W, E, S, N, Ramp): wavelets this lane sent there,
+  /// modulo 2^16; each wrap adds 2^16 to the lane's sentWraps entry
   /// (Network::getLinkCounts).
-  std::array<uint64_t, 5> sent{};
+  std::array<uint16_t, NumPorts> sentLow{};
 };
+static_assert(sizeof(LaneCold) == 64, "a lane's cold half is one cache line");
 
 /// A lane's two halves, for lanes not created yet.
 struct LaneView {
@@ -193,6 +197,9 @@ struct Network::State {
   std::vector<TeardownEvent> teardownEvents;
   std::vector<DeliveryNote> deliveries;
   NetworkCounters counters;
+  /// (lane << 3 | link) -> wavelets sent there beyond LaneCold::sentLow,
+  /// a multiple of 2^16.
+  std::unordered_map<uint64_t, uint64_t> sentWraps;
   size_t inFlight = 0, awaitingCE = 0;
   std::vector<EdgeExit> exits;
   /// exitKey(...) -> index into exits.
@@ -249,6 +256,13 @@ struct Network::State {
   void arbitrate(const Router &router, size_t first,
                  const std::array<uint8_t, MaxColors> &colorOf);
   void apply(const Move &move);
+  /// Counts a wavelet `lane` sent on output link `link`.
+  void countSent(uint32_t lane, unsigned link) {
+    if (++cold[lane].sentLow[link] == 0)
+      sentWraps[uint64_t(lane) << 3 | link] += uint64_t(1) << 16;
+  }
+  /// Wavelets `lane` sent on output link `link`.
+  uint64_t getSent(uint32_t lane, unsigned link) const;
   void arrive(uint32_t fromRouter, unsigned direction, uint32_t lane,
               uint8_t color, const Entry &wavelet, uint32_t payload);
   /// A copy crossing into the band beyond a ghost link (Boundary.cpp).

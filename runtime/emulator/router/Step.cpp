@@ -319,7 +319,7 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
   }
   for (unsigned dirs = move.links & LinkBits; dirs; dirs &= dirs - 1) {
     unsigned direction = unsigned(std::countr_zero(dirs));
-    ++cold[move.lane].sent[direction];
+    countSent(move.lane, direction);
     if (move.dest[direction] == Outside)
       leave(routers[routerIndex], direction, move.destColor[direction], entry,
             sent);
@@ -341,7 +341,7 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
     ++awaitingCE;
     ++counters.delivered;
     ++counters.hops;
-    ++cold[move.lane].sent[RampPort];
+    countSent(move.lane, RampPort);
     deliveries.push_back({{move.x, move.y}, color, entry.control != 0});
   }
   if (move.withheld)

@@ -153,3 +153,23 @@ TEST_CASE("idle cycles can be skipped at once, busy ones cannot") {
   CHECK(h.net.pollDelivered(1, 0, 1) == Wavelet{7, 1, false, 1});
   CHECK(h.net.getCycle() == 1002);
 }
+
+TEST_CASE("link counts go on past 2^16 wavelets") {
+  // 65,541 wavelets east from (0,0) to (1,0)'s CE: the counts of (0,0)'s
+  // east link and (1,0)'s ramp wrap their 16 bits once.
+  Fabric f(2, 1);
+  f.route(0, 0, 5, routes(R, E));
+  f.route(1, 0, 5, routes(W, R));
+  Harness h(f);
+  const uint64_t total = (uint64_t(1) << 16) + 5;
+  uint64_t sent = 0, received = 0;
+  while (received < total) {
+    if (sent < total && h.net.inject(0, 0, data(5, uint32_t(sent))))
+      ++sent;
+    h.net.step();
+    received += h.drain(1, 0, 5).size();
+  }
+  CHECK(h.net.getLinkCounts() ==
+        std::vector<LinkCount>{{{0, 0}, 5, pe::Port::East, total},
+                               {{1, 0}, 5, pe::Port::Ramp, total}});
+}
