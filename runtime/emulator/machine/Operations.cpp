@@ -79,6 +79,8 @@ public:
         recorder->recordWavelet(pe, color, true);
       return true;
     }
+    if (color < 32)
+      pe.sendColors |= uint32_t(1) << color;
     if ((pe.blockedOutputQueues >> fabout.queue & 1) ||
         !injectWavelet(Wavelet{payload, color, fabout.control, 0})) {
       blockedOn = {true, true, false, color, fabout.queue};

@@ -195,6 +195,10 @@ struct alignas(64) PE {
   uint32_t controlColors = 0;
   /// Bit c: deliveryQueue[c] is known (also filled by the const queries).
   mutable uint32_t knownQueues = 0;
+  /// Colors the PE has sent wavelets on into its router: with
+  /// deliveredColors, the lanes a turn may touch (Band::runPEs fetches
+  /// them ahead).
+  uint32_t sendColors = 0;
   /// Colors in teardown whose handler has not run yet.
   uint32_t teardownColors = 0;
 

@@ -140,8 +140,9 @@ static void prefetchFlight(const Flight *flight, size_t bytes) {
     __builtin_prefetch(start + offset);
 }
 
-/// The PE's operations, and the router lanes of the colors it has used
-/// (its transfers poll and inject there). A microthread's operation is
+/// The PE's operations, and the router lanes its transfers poll or
+/// inject at: those of colors with deliveries waiting and of colors it
+/// sends on. A microthread's operation is
 /// a transfer (one on memory alone finished when it started), whose cycle
 /// reads the first two lines (Flight, FabricMove); the main thread's may
 /// run on memory, through its operand slots.
@@ -151,7 +152,9 @@ static void prefetchFlights(const Network &network, const PE &pe) {
   for (uint8_t threads = pe.getBusyMicrothreads(); threads;
        threads &= threads - 1)
     prefetchFlight(pe.microthreads[std::countr_zero(threads)].get(), 128);
-  network.prefetchQueues(pe.deliveryQueue.data(), pe.knownQueues);
+  network.prefetchQueues(pe.deliveryQueue.data(),
+                         pe.knownQueues &
+                             (pe.deliveredColors | pe.sendColors));
 }
 
 /// The memory element each microthread's transfer goes on with (its
