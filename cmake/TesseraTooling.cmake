@@ -14,3 +14,15 @@ if(NOT LLVM_USE_LINKER)
     set(LLVM_USE_LINKER lld)
   endif()
 endif()
+
+# ThinLTO for the emulator (runtime/emulator/CMakeLists.txt) needs clang and
+# lld of one LLVM version. Links keep the compiled modules in a cache, so a
+# program that links the emulator again reuses those that did not change.
+set(TESSERA_THINLTO OFF)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang" AND LLVM_USE_LINKER STREQUAL "lld")
+  set(TESSERA_THINLTO ON)
+  add_link_options(
+    "LINKER:--thinlto-cache-dir=${CMAKE_BINARY_DIR}/thinlto-cache"
+    "LINKER:--thinlto-cache-policy=cache_size_bytes=1g")
+endif()
+message(STATUS "ThinLTO for the emulator: ${TESSERA_THINLTO}")
