@@ -26,3 +26,54 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang" AND LLVM_USE_LINKER STREQUAL "lld")
     "LINKER:--thinlto-cache-policy=cache_size_bytes=1g")
 endif()
 message(STATUS "ThinLTO for the emulator: ${TESSERA_THINLTO}")
+
+# Profile-guided optimisation of the emulator (docs/Performance.md, "How the
+# emulator is built"): `use` compiles it with the profile in
+# runtime/emulator/pgo, `generate` instruments it to record a new one
+# (scripts/update-emulator-profile.sh), `off` does neither. With clang only;
+# the profile is turned into clang's binary form here, by the llvm-profdata
+# of the same LLVM, and CMake runs again when it changes.
+set(TESSERA_EMULATOR_PGO use CACHE STRING
+    "Profile-guided optimisation of the emulator: use, generate or off")
+set_property(CACHE TESSERA_EMULATOR_PGO PROPERTY STRINGS use generate off)
+set(TESSERA_EMULATOR_PGO_FLAGS "")
+set(TESSERA_EMULATOR_PROFILE
+    ${PROJECT_SOURCE_DIR}/runtime/emulator/pgo/emulator.proftext)
+if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  set(TESSERA_EMULATOR_PGO_MODE off)
+else()
+  set(TESSERA_EMULATOR_PGO_MODE ${TESSERA_EMULATOR_PGO})
+endif()
+if(TESSERA_EMULATOR_PGO_MODE STREQUAL "generate")
+  set(TESSERA_EMULATOR_PGO_FLAGS -fprofile-instr-generate)
+  add_link_options(-fprofile-instr-generate)
+elseif(TESSERA_EMULATOR_PGO_MODE STREQUAL "use")
+  string(REGEX MATCH "^[0-9]+" clang_major "${CMAKE_CXX_COMPILER_VERSION}")
+  find_program(TESSERA_LLVM_PROFDATA
+    NAMES llvm-profdata-${clang_major} llvm-profdata
+    PATHS /usr/lib/llvm-${clang_major}/bin)
+  set(profdata ${CMAKE_BINARY_DIR}/emulator.profdata)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    ${TESSERA_EMULATOR_PROFILE})
+  if(TESSERA_LLVM_PROFDATA AND EXISTS ${TESSERA_EMULATOR_PROFILE})
+    execute_process(
+      COMMAND ${TESSERA_LLVM_PROFDATA} merge -o ${profdata}
+              ${TESSERA_EMULATOR_PROFILE}
+      RESULT_VARIABLE merged ERROR_VARIABLE merge_error)
+  endif()
+  if(DEFINED merged AND merged EQUAL 0)
+    # A profile older than the code still helps the functions that did not
+    # change; clang skips the others, and need not say so for each.
+    set(TESSERA_EMULATOR_PGO_FLAGS -fprofile-instr-use=${profdata}
+        -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date
+        -Wno-profile-instr-missing)
+  else()
+    message(WARNING "the emulator is built without its profile: "
+                    "llvm-profdata-${clang_major} or "
+                    "${TESSERA_EMULATOR_PROFILE} is missing or unreadable "
+                    "${merge_error}")
+    set(TESSERA_EMULATOR_PGO_MODE off)
+  endif()
+endif()
+message(STATUS "Profile-guided optimisation of the emulator: "
+               "${TESSERA_EMULATOR_PGO_MODE}")
