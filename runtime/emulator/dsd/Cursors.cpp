@@ -61,7 +61,16 @@ void initMem4d(Cursor &c, const Descriptor &d, int64_t elementBytes) {
 
 void dsd::initMemoryCursor(Cursor &c, const Descriptor &d, int32_t index,
                            unsigned accessBits) {
-  c = Cursor{};
+  // Every field but the per-dimension arrays, which only mem4d's
+  // initMem4d fills and only its `dims` are read of: an operation starts
+  // in a reused slot, and not writing them spares it a cache line or two.
+  c.address = 0;
+  c.step = 0;
+  c.run = detail::Unbounded;
+  c.wrap = 0;
+  c.lapIndex = 0;
+  c.dims = 0;
+  c.base = 0;
   int64_t elementBytes = d.width == 32 ? 4 : 2;
   int64_t accessBytes = accessBits == 32 ? 4 : 2;
   // The wavelet's index counts 16-bit words, whatever the element width:
