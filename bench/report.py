@@ -215,10 +215,26 @@ def machine_line(results):
             + f"{' / '.join(str(x) for x in end)} at the end.")
 
 
+def probe_line(benchmarks):
+    """The range of the speed probes taken next to timed runs
+    (benchlib.speed_probe), or None when no benchmark took any."""
+    probes = [x for name in ordered(benchmarks)
+              for metric in benchmarks[name].get("metrics", [])
+              for x in (metric.get("details") or {}).get("speed_probe_ms", [])]
+    if not probes:
+        return None
+    return (f"Speed probe next to the timed emulator runs: {min(probes):g} "
+            f"to {max(probes):g} ms (a fixed Python loop on one core, "
+            "bench/lib/benchlib.py; lower is faster). A shared guest runs "
+            "slower at times; a run next to a slow probe met a slow machine.")
+
+
 def render(results):
     """The generated section, markers included."""
     benchmarks = results.get("benchmarks", {})
-    lines = [BEGIN, "", machine_line(results), "",
+    probes = probe_line(benchmarks)
+    lines = [BEGIN, "", machine_line(results), ""] + \
+        ([probes, ""] if probes else []) + [
              "Ratio: median ÷ target for a minimum, target ÷ median for a "
              "maximum; ✓ when it is at least 1. Every figure is the median of "
              "the runs in bench/results.json.", "",

@@ -103,7 +103,9 @@ def main(argv):
             if check:
                 args += reference.dump_args(w, h)
             walls, peaks, rates, counts, problems = [], [], [], {}, None
+            probes = []
             for i in range(runs):
+                probes.append(benchlib.speed_probe())
                 wall, rss, rc, text, err = benchlib.timed(args)
                 counts = benchlib.counters(text)
                 if rc != 0 or "cycles" not in counts:
@@ -131,6 +133,7 @@ def main(argv):
                 if cycles else None,
                 "wall_seconds": [round(x, 3) for x in walls],
                 "peak_mb": [round(x, 1) for x in peaks],
+                "speed_probe_ms": probes,
             }
             label = f"{spec['what']} {size}"
             # Idle PEs cost the emulator little, so say how busy they were.
@@ -161,6 +164,8 @@ def main(argv):
                   f"{pes:,} PEs; busy {details['busy_fraction']}; "
                   f"{benchlib.median(rates) or 0:,.0f} tile-cycles/s"
                   + (f" per thread ({threads} threads)" if threads else "")
+                  + "; speed probe " + ", ".join(f"{x:.0f}" for x in probes)
+                  + " ms"
                   + ("" if not check or problems is None else
                      "; result " + ("matches the reference" if not problems
                                     else f"WRONG: {problems[0][:200]}")))

@@ -100,6 +100,25 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(report.format_number(60), "60")
         self.assertEqual(report.format_value(0, "bool"), "no")
 
+    def test_speed_probes_are_summed_up(self):
+        self.assertIsNone(report.probe_line(fixture_results()["benchmarks"]))
+        probed = {"metric": "stencil 8x8", "unit": "s", "runs": [1.0],
+                  "median": 1.0, "details": {"speed_probe_ms": [41.5, 23.9]}}
+        other = {"metric": "gemv 8x8", "unit": "s", "runs": [1.0],
+                 "median": 1.0, "details": {"speed_probe_ms": [28.0]}}
+        unprobed = {"metric": "gemv 8x8 RSS", "unit": "MB", "runs": [1.0],
+                    "median": 1.0}
+        line = report.probe_line({"stencil": {"metrics": [probed, unprobed]},
+                                  "gemv": {"metrics": [other]}})
+        self.assertEqual(line, "Speed probe next to the timed emulator runs: "
+                         "23.9 to 41.5 ms (a fixed Python loop on one core, "
+                         "bench/lib/benchlib.py; lower is faster). A shared "
+                         "guest runs slower at times; a run next to a slow "
+                         "probe met a slow machine.")
+        section = report.render({"machine": {}, "benchmarks": {
+            "stencil": {"metrics": [probed]}}})
+        self.assertIn("\n\n" + line + "\n\n", section)
+
     def test_pipes_in_cells_are_escaped(self):
         metric = {"metric": "a | b", "unit": "s", "runs": [1.0],
                   "median": 1.0, "target": 2.0, "better": "lower",
