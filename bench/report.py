@@ -226,7 +226,9 @@ def probe_line(benchmarks):
     return (f"Speed probe next to the timed emulator runs: {min(probes):g} "
             f"to {max(probes):g} ms (a fixed Python loop on one core, "
             "bench/lib/benchlib.py; lower is faster). A shared guest runs "
-            "slower at times; a run next to a slow probe met a slow machine.")
+            "slower at times; a run next to a slow probe met a slow core. "
+            "The probe does not see the memory system, which large fabrics "
+            "wait on.")
 
 
 def render(results):

@@ -114,7 +114,8 @@ class RenderTest(unittest.TestCase):
                          "23.9 to 41.5 ms (a fixed Python loop on one core, "
                          "bench/lib/benchlib.py; lower is faster). A shared "
                          "guest runs slower at times; a run next to a slow "
-                         "probe met a slow machine.")
+                         "probe met a slow core. The probe does not see the "
+                         "memory system, which large fabrics wait on.")
         section = report.render({"machine": {}, "benchmarks": {
             "stencil": {"metrics": [probed]}}})
         self.assertIn("\n\n" + line + "\n\n", section)
