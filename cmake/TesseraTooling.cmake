@@ -52,26 +52,28 @@ elseif(TESSERA_EMULATOR_PGO_MODE STREQUAL "use")
   find_program(TESSERA_LLVM_PROFDATA
     NAMES llvm-profdata-${clang_major} llvm-profdata
     PATHS /usr/lib/llvm-${clang_major}/bin)
-  set(profdata ${CMAKE_BINARY_DIR}/emulator.profdata)
+  set(TESSERA_EMULATOR_PROFDATA ${CMAKE_BINARY_DIR}/emulator.profdata)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
     ${TESSERA_EMULATOR_PROFILE})
   if(TESSERA_LLVM_PROFDATA AND EXISTS ${TESSERA_EMULATOR_PROFILE})
     execute_process(
-      COMMAND ${TESSERA_LLVM_PROFDATA} merge -o ${profdata}
+      COMMAND ${TESSERA_LLVM_PROFDATA} merge -o ${TESSERA_EMULATOR_PROFDATA}
               ${TESSERA_EMULATOR_PROFILE}
-      RESULT_VARIABLE merged ERROR_VARIABLE merge_error)
+      RESULT_VARIABLE TESSERA_PROFILE_MERGED
+      ERROR_VARIABLE TESSERA_PROFILE_MERGE_ERROR)
   endif()
-  if(DEFINED merged AND merged EQUAL 0)
+  if(DEFINED TESSERA_PROFILE_MERGED AND TESSERA_PROFILE_MERGED EQUAL 0)
     # A profile older than the code still helps the functions that did not
     # change; clang skips the others, and need not say so for each.
-    set(TESSERA_EMULATOR_PGO_FLAGS -fprofile-instr-use=${profdata}
+    set(TESSERA_EMULATOR_PGO_FLAGS
+        -fprofile-instr-use=${TESSERA_EMULATOR_PROFDATA}
         -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date
         -Wno-profile-instr-missing)
   else()
     message(WARNING "the emulator is built without its profile: "
                     "llvm-profdata-${clang_major} or "
                     "${TESSERA_EMULATOR_PROFILE} is missing or unreadable "
-                    "${merge_error}")
+                    "${TESSERA_PROFILE_MERGE_ERROR}")
     set(TESSERA_EMULATOR_PGO_MODE off)
   endif()
 endif()

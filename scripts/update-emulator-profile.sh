@@ -15,19 +15,27 @@
 # size the benchmarks do not use) for a busy fabric's paths.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-build}" && pwd)
+fail() {
+  echo "update-emulator-profile: error: $*" >&2
+  exit 1
+}
+build_arg=${1:-build}
+[[ -d $build_arg ]] ||
+  fail "no build directory '$build_arg' (build first: make build)"
+build=$(cd "$build_arg" && pwd)
+[[ -x $build/bin/cslc ]] ||
+  fail "'$build' has no bin/cslc (build first: make build)"
 pgo=${PGO_BUILD_DIR:-$root/build-pgo}
 profdata=$(command -v llvm-profdata-22 || echo /usr/lib/llvm-22/bin/llvm-profdata)
-for tool in "$build/bin/cslc" "$profdata" /usr/bin/clang++-22; do
-  if [[ ! -x $tool ]]; then
-    echo "update-emulator-profile: $tool is missing (build first: make build)" >&2
-    exit 1
-  fi
-done
+[[ -x $profdata ]] ||
+  fail "llvm-profdata-22 is missing (scripts/install-deps.sh installs it)"
+command -v clang++-22 > /dev/null ||
+  fail "clang++-22 is missing (scripts/install-deps.sh installs it)"
 
+mkdir -p "$pgo"
 cmake -G Ninja -S "$root" -B "$pgo" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-  -DTESSERA_EMULATOR_PGO=generate > "$pgo.configure.log"
+  -DTESSERA_EMULATOR_PGO=generate > "$pgo/configure.log"
 cmake --build "$pgo" -j "$(nproc)" --target tessera-run \
   TesseraPythonRuntime TesseraPythonPackage
 
@@ -42,9 +50,8 @@ for commands in "$root"/examples/*/commands.sh; do
   cp -r "$(dirname "$commands")" "$work/$example"
   echo "training: examples/$example"
   (cd "$work/$example" && bash commands.sh > run.log 2>&1) || {
-    echo "update-emulator-profile: examples/$example failed:" >&2
     tail -n 20 "$work/$example/run.log" >&2
-    exit 1
+    fail "examples/$example failed (its output above)"
   }
 done
 

@@ -76,7 +76,7 @@ def counters(text):
 def speed_probe():
     """Milliseconds one core takes for a fixed pure-Python loop, the middle
     of three tries. A shared or throttled guest runs everything slower at
-    times (ours at two speeds about 1.7 times apart, minute to minute): a
+    times (ours at speeds up to 2.5 times apart, minute to minute): a
     timed run next to a probe says which speed it met."""
     times = []
     for _ in range(3):
