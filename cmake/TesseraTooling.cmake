@@ -52,10 +52,15 @@ elseif(TESSERA_EMULATOR_PGO_MODE STREQUAL "use")
   find_program(TESSERA_LLVM_PROFDATA
     NAMES llvm-profdata-${clang_major} llvm-profdata
     PATHS /usr/lib/llvm-${clang_major}/bin)
-  set(TESSERA_EMULATOR_PROFDATA ${CMAKE_BINARY_DIR}/emulator.profdata)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
     ${TESSERA_EMULATOR_PROFILE})
   if(TESSERA_LLVM_PROFDATA AND EXISTS ${TESSERA_EMULATOR_PROFILE})
+    # Named by the profile's hash, so that a new profile changes the
+    # compile commands: ninja rebuilds the emulator and ccache misses.
+    file(MD5 ${TESSERA_EMULATOR_PROFILE} profile_hash)
+    string(SUBSTRING ${profile_hash} 0 12 profile_hash)
+    set(TESSERA_EMULATOR_PROFDATA
+        ${CMAKE_BINARY_DIR}/emulator-${profile_hash}.profdata)
     execute_process(
       COMMAND ${TESSERA_LLVM_PROFDATA} merge -o ${TESSERA_EMULATOR_PROFDATA}
               ${TESSERA_EMULATOR_PROFILE}

@@ -296,12 +296,17 @@ void DSDEngine::prepareFabricMove(DSDOperation &op) {
   const OperandSlot &inMemory = receive ? dest : source;
   const OperandSlot &onFabric = receive ? source : dest;
   const detail::Cursor &cursor = inMemory.cursor;
+  bool shaped = cursor.wrap != 0 || cursor.dims != 0;
   move.kind = receive ? detail::FabricMove::Receive : detail::FabricMove::Send;
   move.bytes = static_cast<uint8_t>(inMemory.width / 8);
   move.fabric16 = onFabric.width == 16;
   move.indexOffset = send && onFabric.descriptor.waveletIndexOffset;
-  move.shaped = cursor.wrap != 0 || cursor.dims != 0;
+  move.shaped = shaped;
   move.endpoint = FabricEndpoint::of(onFabric.descriptor);
-  move.address = cursor.address;
-  move.step = cursor.step;
+  // An address beyond 32 bits saturates, staying outside memory: the first
+  // element hands the move to run(), which traps as it would have.
+  move.address = detail::toMoveAddress(cursor.address);
+  static_assert(sizeof(Descriptor::stride) == 2,
+                "a mem1d step (stride x 4 bytes at most) fits 32 bits");
+  move.step = shaped ? 0 : static_cast<int32_t>(cursor.step);
 }

@@ -103,21 +103,20 @@ struct BlockedOn {
 };
 
 /// An operation in flight on the main thread or a microthread. It starts
-/// a cache line so that what a cycle reads of it (its first fields and the
-/// operation's, up to the values of a FabricMove) fills two lines.
+/// a cache line, and what a cycle of a transfer reads (the scheduler's
+/// fields, then the operation's first ones and its FabricMove) fills that
+/// line alone.
 struct alignas(64) Flight {
-  // What the scheduler reads every cycle first; the operation (whose own
-  // hot fields lead it) after.
   bool interactive = false; ///< has fabric or FIFO operands, or is map
   bool fabric = false;      ///< has fabric operands: one element per cycle
   /// For recording: its microthread (-1: the main thread).
   int8_t microthread = -1;
   BlockedOn blockedOn;
+  DSDOperation op;
   unsigned bits = 16;   ///< its widest memory operand's element width
   uint64_t readyAt = 0; ///< memory-only: when its cost has elapsed
   uint32_t pc = 0;      ///< the instruction that started it
   uint32_t next = 0;    ///< the instruction after it
-  DSDOperation op;
   /// For recording: the cycle it started.
   uint64_t startCycle = 0;
 };

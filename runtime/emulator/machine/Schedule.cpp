@@ -143,15 +143,15 @@ static void prefetchFlight(const Flight *flight, size_t bytes) {
 /// The PE's operations, and the router lanes its transfers poll or
 /// inject at: those of colors with deliveries waiting and of colors it
 /// sends on. A microthread's operation is a transfer (one on memory alone
-/// finished when it started), whose cycle reads the first two lines
-/// (Flight, FabricMove); the main thread's may run on memory, through its
-/// operand slots.
+/// finished when it started), whose cycle reads its first line (Flight,
+/// FabricMove); the main thread's may run on memory, through its operand
+/// slots.
 static void prefetchFlights(const Network &network, const PE &pe) {
   pe.memory.prefetchPageTable(); // for prefetchElements
   prefetchFlight(pe.operation.get(), 512);
   for (uint8_t threads = pe.getBusyMicrothreads(); threads;
        threads &= threads - 1)
-    prefetchFlight(pe.microthreads[std::countr_zero(threads)].get(), 128);
+    prefetchFlight(pe.microthreads[std::countr_zero(threads)].get(), 64);
   network.prefetchQueues(pe.deliveryQueue.data(),
                          pe.knownQueues &
                              (pe.deliveredColors | pe.sendColors));

@@ -237,3 +237,33 @@ TEST_CASE("a move handed to run() part way writes its address back",
         std::vector<uint32_t>{100, 0, 101, 0, 102, 0, 103, 0, 104, 0, 105});
   CHECK(m.dsrs.get({0, 0}).offset == 12);
 }
+
+TEST_CASE("a move whose address does not fit 32 bits takes the element path",
+          "[dsd][fabric][fast]") {
+  // Offset 2^30 words puts the receive 2^32 + 0x1000 bytes in, which a
+  // 32-bit address cut short would take for 0x1000: runFabricMove
+  // declines, and run() traps as it does alone, writing nothing.
+  std::vector<std::string> messages;
+  std::vector<size_t> left;
+  for (bool direct : {false, true}) {
+    Machine m;
+    m.mem1d(Dest(0), 32, 0x1000, 4, int64_t(1) << 30, 1);
+    m.exec(Opcode::DsrFabin, {Src0(0), Imm(4), Imm(3), Imm(1), Imm(0), Imm(0)});
+    m.start(Opcode::FMovSV, {Dest(0), Src0(0)});
+    m.ports.inputs[1] = {7, 8, 9, 10};
+    DSDProgress progress;
+    if (direct) {
+      REQUIRE_FALSE(DSDEngine::runFabricMove(m.op, m.memory, m.dsrs, m.ports,
+                                             4, progress));
+      CHECK(progress.elements == 0);
+    }
+    progress = m.run(4);
+    CHECK(progress.status == DSDStatus::Trapped);
+    CHECK(progress.elements == 0);
+    CHECK(m.get32(0x1000, 1) == std::vector<uint32_t>{0});
+    messages.push_back(m.trap.message);
+    left.push_back(m.ports.inputs[1].size());
+  }
+  CHECK(messages[1] == messages[0]);
+  CHECK(left[1] == left[0]);
+}

@@ -17,6 +17,7 @@
 
 #include "tessera/Emulator/DSRFile.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -150,12 +151,15 @@ enum class OperandClass : uint8_t {
 
 /// A move between a memory operand and a fabric one (a send or receive of
 /// a halo exchange), as DSDEngine::runFabricMove runs it: everything it
-/// reads and changes per element, kept in the operation's first cache
-/// lines. Several such moves advance on a PE every cycle, and on a large
-/// fabric reaching their operand slots (two of ~220 bytes each) cost more
-/// than the work. A mem1d's address lives here while the move runs and is
-/// written back to its slot when it ends or leaves runFabricMove; a mem4d
-/// or circbuf keeps its slot's cursor, which the address follows.
+/// reads and changes per element, which with the operation's first fields
+/// fits the first cache line of an operation in flight. Several such moves
+/// advance on a PE every cycle, and on a large fabric reaching their
+/// operand slots (two of ~220 bytes each) cost more than the work. A
+/// mem1d's address lives here while the move runs and is written back to
+/// its slot when it ends or leaves runFabricMove; a mem4d or circbuf keeps
+/// its slot's cursor, which the address follows. Addresses are 32 bits:
+/// one beyond saturates and so stays outside memory, and a mem1d steps
+/// from inside memory by at most 2^17 bytes before its next check.
 struct FabricMove {
   enum Kind : uint8_t { None, Receive, Send };
   Kind kind = None;
@@ -164,9 +168,21 @@ struct FabricMove {
   bool indexOffset = false; ///< a fabout with wavelet index offset
   bool shaped = false;      ///< mem4d or circbuf: its slot's cursor leads
   FabricEndpoint endpoint;
-  int64_t address = 0; ///< the memory operand's current element
-  int64_t step = 0;    ///< mem1d: bytes to the next element
+  /// A send's element read from memory but not yet sent (the operation's
+  /// `fetched` bit 1 says so); leaveFabricMove hands it to values[1].
+  uint32_t held = 0;
+  int32_t address = 0; ///< the memory operand's current element
+  int32_t step = 0;    ///< mem1d: bytes to the next element
 };
+static_assert(sizeof(FabricMove) == 24, "a FabricMove packs into 24 bytes");
+
+/// A cursor's address as a FabricMove keeps it: saturated, so that one far
+/// outside memory stays outside it.
+inline int32_t toMoveAddress(int64_t address) {
+  return static_cast<int32_t>(
+      std::clamp<int64_t>(address, std::numeric_limits<int32_t>::min(),
+                          std::numeric_limits<int32_t>::max()));
+}
 
 /// One operand of a started operation.
 struct OperandSlot {
@@ -256,9 +272,9 @@ private:
   bool resultReady = false;
   bool mapCallPending = false;
   bool mapResultReady = false;
-  detail::FabricMove move; ///< set by start() for a move with the fabric
   uint64_t length = 0;
-  uint64_t next = 0; ///< the element in progress
+  uint64_t next = 0;       ///< the element in progress
+  detail::FabricMove move; ///< set by start() for a move with the fabric
   ResolvedOptions options;
   /// The index option's register value (0 without one).
   int32_t index = 0;
@@ -342,9 +358,15 @@ private:
   /// address, and runFabricMove no longer runs it.
   static void leaveFabricMove(DSDOperation &op) {
     detail::FabricMove &move = op.move;
-    if (move.kind != detail::FabricMove::None && !move.shaped)
+    if (move.kind == detail::FabricMove::None)
+      return;
+    if (!move.shaped)
       op.slots[move.kind == detail::FabricMove::Receive ? 0 : 1]
           .cursor.address = move.address;
+    if (op.fetched & 2u) { // a send's element waits: run() sends it
+      op.values[1] = move.held;
+      op.resultReady = false;
+    }
     move.kind = detail::FabricMove::None;
   }
   /// A move's element is written: both operands step on to the next.

@@ -42,48 +42,50 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
       progress.status = DSDStatus::Paused;
       return true;
     }
-    // A sent element reads memory once; a received one writes it.
-    bool touchesMemory = receive || !(op.fetched & 2u);
-    int64_t address = move.address;
+    // A sent element reads memory once; a received one writes it. The
+    // element stays out of values[] and result (another cache line): only
+    // a send that cannot go keeps it, in move.held.
+    const bool held = op.fetched & 2u;
+    bool touchesMemory = receive || !held;
+    int32_t address = move.address;
     if (touchesMemory &&
         (address < 0 ||
-         address > static_cast<int64_t>(PEMemory::Size - bytes) ||
+         address > static_cast<int32_t>(PEMemory::Size - bytes) ||
          (address & 1))) {
       leaveFabricMove(op);
       return false;
     }
     uint32_t at = static_cast<uint32_t>(address);
-    if (!(op.fetched & 2u)) {
-      if (receive) {
-        std::optional<uint32_t> payload = ports.popWavelet(move.endpoint);
-        if (!payload) {
-          progress.status = DSDStatus::Blocked;
-          return true;
-        }
-        op.values[1] = move.fabric16 ? *payload & 0xFFFF : *payload;
-      } else if (bytes == 2) {
-        uint16_t value;
-        memory.load16(at, value);
-        op.values[1] = value;
-      } else {
-        memory.load32(at, op.values[1]);
+    uint32_t value;
+    if (held) {
+      value = move.held;
+    } else if (receive) {
+      std::optional<uint32_t> payload = ports.popWavelet(move.endpoint);
+      if (!payload) {
+        progress.status = DSDStatus::Blocked;
+        return true;
       }
-      op.fetched = 2u;
+      value = move.fabric16 ? *payload & 0xFFFF : *payload;
+    } else if (bytes == 2) {
+      uint16_t half16;
+      memory.load16(at, half16);
+      value = half16;
+    } else {
+      memory.load32(at, value);
     }
-    if (!op.resultReady) {
-      op.result = half ? op.values[1] & 0xFFFF : op.values[1];
-      op.resultReady = true;
-    }
+    uint32_t result = half ? value & 0xFFFF : value;
     if (receive) {
       if (bytes == 2)
-        memory.store16(at, static_cast<uint16_t>(op.result));
+        memory.store16(at, static_cast<uint16_t>(result));
       else
-        memory.store32(at, op.result);
+        memory.store32(at, result);
     } else {
-      uint32_t payload = move.fabric16 ? op.result & 0xFFFF : op.result;
+      uint32_t payload = move.fabric16 ? result & 0xFFFF : result;
       if (move.indexOffset)
         payload = (payload & 0xFFFF) | static_cast<uint32_t>(op.index) << 16;
       if (!ports.pushWavelet(move.endpoint, payload)) {
+        move.held = value;
+        op.fetched = 2u;
         progress.status = DSDStatus::Blocked;
         return true;
       }
@@ -91,10 +93,10 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
     if (move.shaped) {
       detail::Cursor &cursor = op.slots[receive ? 0 : 1].cursor;
       cursor.advance(1);
-      move.address = cursor.address;
+      move.address = detail::toMoveAddress(cursor.address);
     } else {
-      move.address = static_cast<int64_t>(static_cast<uint64_t>(address) +
-                                          static_cast<uint64_t>(move.step));
+      // Cannot overflow: the address was in memory, the step 2^17 at most.
+      move.address = address + move.step;
     }
     finishElement(op, progress);
   }
