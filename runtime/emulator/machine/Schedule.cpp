@@ -153,8 +153,7 @@ static void prefetchFlights(const Network &network, const PE &pe) {
        threads &= threads - 1)
     prefetchFlight(pe.microthreads[std::countr_zero(threads)].get(), 64);
   network.prefetchQueues(pe.deliveryQueue.data(),
-                         pe.knownQueues &
-                             (pe.deliveredColors | pe.sendColors));
+                         pe.knownQueues & (pe.deliveredColors | pe.sendColors));
 }
 
 /// The memory element each microthread's transfer goes on with (its

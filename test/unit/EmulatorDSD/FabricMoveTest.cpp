@@ -253,8 +253,8 @@ TEST_CASE("a move whose address does not fit 32 bits takes the element path",
     m.ports.inputs[1] = {7, 8, 9, 10};
     DSDProgress progress;
     if (direct) {
-      REQUIRE_FALSE(DSDEngine::runFabricMove(m.op, m.memory, m.dsrs, m.ports,
-                                             4, progress));
+      REQUIRE_FALSE(DSDEngine::runFabricMove(m.op, m.memory, m.dsrs, m.ports, 4,
+                                             progress));
       CHECK(progress.elements == 0);
     }
     progress = m.run(4);
