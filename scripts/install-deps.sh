@@ -11,7 +11,7 @@ packages=(
   g++
   make
   llvm-22-dev
-  llvm-22  # llvm-profdata-22: the emulator's profile (cmake/TesseraTooling.cmake)
+  llvm-22  # llvm-profdata-22: the emulator's profile (cmake/TesseraEmulatorOptimization.cmake)
   llvm-22-tools
   libmlir-22-dev
   mlir-22-tools

@@ -45,8 +45,8 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
     // A sent element reads memory once; a received one writes it. The
     // element stays out of values[] and result (another cache line): only
     // a send that cannot go keeps it, in move.held.
-    const bool held = op.fetched & 2u;
-    bool touchesMemory = receive || !held;
+    const bool holding = op.fetched & 2u;
+    bool touchesMemory = receive || !holding;
     int32_t address = move.address;
     if (touchesMemory &&
         (address < 0 ||
@@ -57,7 +57,7 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
     }
     uint32_t at = static_cast<uint32_t>(address);
     uint32_t value;
-    if (held) {
+    if (holding) {
       value = move.held;
     } else if (receive) {
       std::optional<uint32_t> payload = ports.popWavelet(move.endpoint);
