@@ -200,6 +200,12 @@ struct Starter {
 
 } // namespace
 
+void DSDEngine::makeRoomForOperands(DSDOperation &op) {
+  if (op.numOperands > DSDOperation::InlineOperands && op.moreSlots.empty())
+    op.moreSlots.resize(DSDOperation::MaxOperands -
+                        DSDOperation::InlineOperands);
+}
+
 bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
                       const CEState &state, const DSRFile &dsrs,
                       const FifoFile &fifos, DSDTrap &trap) {
@@ -237,9 +243,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
     op.mapCall.function = static_cast<uint32_t>(inst.operands[0].value);
     op.mapCall.numArgs = static_cast<uint8_t>(count - 2);
     op.numOperands = static_cast<uint8_t>(count - 1);
-    if (op.numOperands > DSDOperation::InlineOperands && op.moreSlots.empty())
-      op.moreSlots.resize(DSDOperation::MaxOperands -
-                          DSDOperation::InlineOperands);
+    makeRoomForOperands(op);
     starter.numOperands = op.numOperands;
     starter.firstOperand = 1;
     for (unsigned i = 0; i < op.numOperands; ++i)
@@ -250,6 +254,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
     if (!shape || inst.operands.size() != 1u + shape->sources)
       return starter.fail("malformed instruction (operands)");
     op.numOperands = static_cast<uint8_t>(1 + shape->sources);
+    makeRoomForOperands(op);
     starter.numOperands = op.numOperands;
     if (!starter.fill(0, inst.operands[0], shape->dest))
       return false;

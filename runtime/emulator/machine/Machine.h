@@ -79,11 +79,15 @@ public:
   TimerQueue timers;
   std::vector<std::pair<uint64_t, uint32_t>> dueTimers; ///< runPEs' scratch
   DSDEngine engine;
-  /// Finished operations (~1 KB each), reused so that starting one does not
-  /// allocate.
-  std::vector<FlightPtr> spareFlights;
+  /// Finished operations, reused so that starting one does not allocate:
+  /// those with only their inline operand slots, and the few that also
+  /// have more (DSDOperation::hasMoreSlots), kept apart so that operations
+  /// with more operands than a transfer reuse those and no other grows.
+  std::vector<FlightPtr> spareFlights, spareWideFlights;
   FlightArena flights;
-  FlightPtr takeFlight();
+  /// A spare operation, or a new one; `wide` for an instruction with more
+  /// operands than DSDOperation::InlineOperands.
+  FlightPtr takeFlight(bool wide);
   void recycle(FlightPtr &flight);
   /// This band's earliest fault by (cycle, y, x), so that the one reported
   /// does not depend on the order PEs take their turns or on the split.

@@ -167,17 +167,17 @@ FlightArena::~FlightArena() {
   }
 }
 
-FlightPtr Band::takeFlight() {
-  if (spareFlights.empty())
+FlightPtr Band::takeFlight(bool wide) {
+  std::vector<FlightPtr> &spares = wide ? spareWideFlights : spareFlights;
+  if (spares.empty())
     return FlightPtr(flights.make());
-  FlightPtr flight = std::move(spareFlights.back());
-  spareFlights.pop_back();
+  FlightPtr flight = std::move(spares.back());
+  spares.pop_back();
   // The next start most likely takes the next spare and writes its
   // operand slots, which have been out of the cache since it last ran:
   // fetch them now, turns before.
-  if (!spareFlights.empty()) {
-    const char *next =
-        reinterpret_cast<const char *>(spareFlights.back().get());
+  if (!spares.empty()) {
+    const char *next = reinterpret_cast<const char *>(spares.back().get());
     for (size_t offset = 0; offset < sizeof(Flight); offset += 64)
       __builtin_prefetch(next + offset, 1);
   }
@@ -190,15 +190,17 @@ FlightPtr Band::takeFlight() {
 
 void Band::recycle(FlightPtr &flight) {
   // Operations end and start all over the band in one cycle; a new one
-  // costs clearing ~1 KB. The band keeps every finished one: no more than
+  // costs clearing ~700 bytes. The band keeps every finished one: no more than
   // were once in flight together, which its arena holds anyway.
   if (flight)
-    spareFlights.push_back(std::move(flight));
+    (flight->op.hasMoreSlots() ? spareWideFlights : spareFlights)
+        .push_back(std::move(flight));
   flight.reset();
 }
 void Band::startOperation(PE &pe, const pe::Instruction &inst) {
   CEState &ce = pe.ce;
-  FlightPtr flight = takeFlight();
+  FlightPtr flight =
+      takeFlight(inst.operands.size() > DSDOperation::InlineOperands);
   DSDTrap trap;
   if (!DSDEngine::start(flight->op, inst, ce, pe.dsrs, pe.fifos, trap)) {
     fail(pe, ce.pc, trap.message);

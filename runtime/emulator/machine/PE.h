@@ -121,6 +121,9 @@ struct alignas(64) Flight {
   uint64_t startCycle = 0;
 };
 
+static_assert(sizeof(Flight) <= 704,
+              "eight transfers in flight per PE: keep an operation small");
+
 /// Flights live in their band's FlightArena, which destroys them; their
 /// holders only hand them back (Band::recycle), so the pointer frees
 /// nothing.

@@ -209,10 +209,12 @@ public:
   static constexpr unsigned MaxOperands = 9;
   /// advanceSwitchColor without advance_switch.
   static constexpr uint8_t NoColor = 0xff;
-  /// Operand `i`: the first InlineOperands (all a DSD operation has) live
-  /// in the operation, a map's further arguments in moreSlots, allocated
-  /// by the first such map and kept while the operation is reused.
-  static constexpr unsigned InlineOperands = 4;
+  /// Operand `i`: the first InlineOperands (all a transfer has: a
+  /// destination and a source) live in the operation, the others in
+  /// moreSlots, allocated by the first operation that needs them and kept
+  /// while the operation is reused. Two keep an operation in flight at
+  /// 704 bytes; a large fabric has eight transfers in flight per PE.
+  static constexpr unsigned InlineOperands = 2;
   detail::OperandSlot &slot(unsigned i) {
     return i < InlineOperands ? slots[i] : moreSlots[i - InlineOperands];
   }
@@ -222,6 +224,8 @@ public:
 
   pe::Opcode getOpcode() const { return opcode; }
   bool isMap() const { return opcode == pe::Opcode::Map; }
+  /// Slots beyond InlineOperands have been allocated (and stay).
+  bool hasMoreSlots() const { return !moreSlots.empty(); }
   /// Elements the operation runs for; UINT64_MAX when infinite.
   uint64_t getLength() const { return length; }
   unsigned getNumOperands() const { return numOperands; }
@@ -351,6 +355,9 @@ private:
   /// map or a reduction into a pointer), decided once by start().
   static bool hasFastOperands(const DSDOperation &op);
   static void complete(DSDOperation &op, DSRFile &dsrs);
+  /// Allocates moreSlots if the operation has operands beyond the inline
+  /// ones and this operation never had them.
+  static void makeRoomForOperands(DSDOperation &op);
   /// Fills op.move for a move between memory and the fabric (start()
   /// calls it last).
   static void prepareFabricMove(DSDOperation &op);
