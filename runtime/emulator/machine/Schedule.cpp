@@ -156,9 +156,12 @@ static void prefetchFlights(const Network &network, const PE &pe) {
                          pe.knownQueues & (pe.deliveredColors | pe.sendColors));
 }
 
-/// The memory element each microthread's transfer goes on with (its
-/// operation is in the cache by now).
-static void prefetchElements(const PE &pe) {
+/// The data a PE's transfers go on with: the memory element of each
+/// microthread's transfer (its operation is in the cache by now), and the
+/// wavelets waiting at the heads of its delivery queues (their lanes are).
+static void prefetchTransferData(const Network &network, const PE &pe) {
+  network.prefetchDeliveryHeads(pe.deliveryQueue.data(),
+                                pe.knownQueues & pe.deliveredColors);
   for (uint8_t threads = pe.getBusyMicrothreads(); threads;
        threads &= threads - 1) {
     const Flight &flight = *pe.microthreads[std::countr_zero(threads)];
@@ -185,9 +188,9 @@ void Band::runPEs() {
   // When many PEs take turns, a PE's state, its operations and its lanes
   // are out of the caches by its turn: fetch the PE six turns ahead, its
   // operations, page pointers and lanes four ahead (its PE is in by now),
-  // and its transfers' memory elements two ahead (their operations are
-  // in). Fewer PEs' state stays cached, and fetching would only cost
-  // instructions.
+  // and its transfers' memory elements and its delivery queues' head
+  // wavelets two ahead (their operations and lanes are in). Fewer PEs' state
+  // stays cached, and fetching would only cost instructions.
   size_t ahead = turn.size() >= PrefetchFromTurns ? turn.size() : 0;
   for (size_t i = 0; i < turn.size(); ++i) {
     if (i + 6 < ahead)
@@ -195,7 +198,7 @@ void Band::runPEs() {
     if (i + 4 < ahead)
       prefetchFlights(network, pes[turn[i + 4]]);
     if (i + 2 < ahead)
-      prefetchElements(pes[turn[i + 2]]);
+      prefetchTransferData(network, pes[turn[i + 2]]);
     PE &pe = pes[turn[i]];
     pe.awake = false;
     takeControlWavelets(pe);

@@ -275,6 +275,20 @@ void Network::prefetchQueues(const uint32_t *queues, uint32_t which) const {
   }
 }
 
+void Network::prefetchDeliveryHeads(const uint32_t *queues,
+                                    uint32_t which) const {
+  const State &s = *state;
+  size_t count = s.lanes.size();
+  for (; which; which &= which - 1) {
+    uint32_t queue = queues[std::countr_zero(which)];
+    if (queue >= count)
+      continue;
+    const Buffer &buffer = s.lanes[queue].buffers[DeliveryBuffer];
+    if (buffer.count)
+      __builtin_prefetch(&s.pool[buffer.base + buffer.head]);
+  }
+}
+
 bool Network::injectAt(uint32_t queue, Wavelet wavelet) {
   State &s = *state;
   // The lane is the PE's and the color's: inject's checks passed when it

@@ -428,12 +428,14 @@ void Network::step() {
   }
   s.active.resize(kept);
   // With many routers, the lanes decide read may have left the cache
-  // since: fetch each move's lane and the lanes it sends to 8 moves ahead.
+  // since: fetch each move's lane, its cold half (the hop counts what it
+  // sent) and the lanes it sends to 8 moves ahead.
   size_t ahead = large ? s.numMoves : 0;
   for (size_t i = 0; i < s.numMoves; ++i) {
     if (i + 8 < ahead) {
       const Move &ahead = s.moves[i + 8];
       __builtin_prefetch(&s.lanes[ahead.lane]);
+      __builtin_prefetch(&s.cold[ahead.lane]); // the hop counts it sent
       for (unsigned dirs = ahead.links & LinkBits; dirs; dirs &= dirs - 1) {
         uint32_t dest = ahead.dest[std::countr_zero(dirs)];
         if (dest < s.lanes.size())

@@ -252,6 +252,10 @@ public:
   /// of `which` (a PE about to take its turn): starts loading them into
   /// the cache.
   void prefetchQueues(const uint32_t *queues, uint32_t which) const;
+  /// The same for the wavelets at the heads of those delivery queues,
+  /// once their lanes are in the cache (a turn or two after
+  /// prefetchQueues).
+  void prefetchDeliveryHeads(const uint32_t *queues, uint32_t which) const;
   std::optional<Wavelet> pollDeliveryQueue(uint32_t queue);
   /// Drops the head of that queue, as pollDeliveryQueue would, once
   /// peekDeliveryQueue has read it (false, nothing done, for an empty queue
