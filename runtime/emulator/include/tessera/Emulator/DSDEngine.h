@@ -163,10 +163,10 @@ enum class OperandClass : uint8_t {
 struct FabricMove {
   enum Kind : uint8_t { None, Receive, Send };
   Kind kind = None;
-  uint8_t bytes = 4;        ///< of the memory operand's element
-  bool fabric16 = false;    ///< the fabric operand's elements are 16 bits
-  bool indexOffset = false; ///< a fabout with wavelet index offset
-  bool shaped = false;      ///< mem4d or circbuf: its slot's cursor leads
+  uint8_t bytes = 4;            ///< of the memory operand's element
+  bool fabric16 : 1 = false;    ///< the fabric operand's elements are 16 bits
+  bool indexOffset : 1 = false; ///< a fabout with wavelet index offset
+  bool shaped : 1 = false;      ///< mem4d or circbuf: its slot's cursor leads
   FabricEndpoint endpoint;
   /// A send's element read from memory but not yet sent (the operation's
   /// `fetched` bit 1 says so); leaveFabricMove hands it to values[1].
@@ -174,7 +174,7 @@ struct FabricMove {
   int32_t address = 0; ///< the memory operand's current element
   int32_t step = 0;    ///< mem1d: bytes to the next element
 };
-static_assert(sizeof(FabricMove) == 24, "a FabricMove packs into 24 bytes");
+static_assert(sizeof(FabricMove) == 20, "a FabricMove packs into 20 bytes");
 
 /// A cursor's address as a FabricMove keeps it: saturated, so that one far
 /// outside memory stays outside it.
@@ -276,10 +276,12 @@ private:
   bool resultReady = false;
   bool mapCallPending = false;
   bool mapResultReady = false;
-  uint64_t length = 0;
-  uint64_t next = 0;       ///< the element in progress
-  detail::FabricMove move; ///< set by start() for a move with the fabric
+  /// What completion does (the task to activate or unblock), here so
+  /// that a transfer's completion reads no other line.
   ResolvedOptions options;
+  detail::FabricMove move; ///< set by start() for a move with the fabric
+  uint64_t length = 0;
+  uint64_t next = 0; ///< the element in progress
   /// The index option's register value (0 without one).
   int32_t index = 0;
   uint32_t carry = 0; ///< addc16: carry out of the previous element
