@@ -201,9 +201,11 @@ struct Starter {
 } // namespace
 
 void DSDEngine::makeRoomForOperands(DSDOperation &op) {
-  if (op.numOperands > DSDOperation::InlineOperands && op.moreSlots.empty())
-    op.moreSlots.resize(DSDOperation::MaxOperands -
-                        DSDOperation::InlineOperands);
+  // Only what this operation needs: a fabric-fed operation of three
+  // operands may be in flight on every PE at once.
+  if (op.numOperands > DSDOperation::InlineOperands &&
+      op.moreSlots.size() < op.numOperands - DSDOperation::InlineOperands)
+    op.moreSlots.resize(op.numOperands - DSDOperation::InlineOperands);
 }
 
 bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,

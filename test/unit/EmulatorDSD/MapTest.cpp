@@ -122,3 +122,44 @@ TEST_CASE("map waits for fabric arguments before the call", "[dsd][map]") {
   CHECK(m.ports.sent ==
         std::vector<Sent>{{2, 1, false, 0xBEEF}, {2, 1, false, 4}});
 }
+
+TEST_CASE("an operation reused for more operands than before makes room "
+          "for them",
+          "[dsd][map]") {
+  // Two operand slots are inline; an operation grows further slots to what
+  // a start needs and keeps them, so each start here has more operands
+  // than any before it (3, then 5, then 9), and then fewer again.
+  Machine m;
+  m.put16(0x2000, {1, 2, 3});
+  m.mem1d(Src0(0), 16, 0x2000, 3);
+  m.mem1d(Dest(0), 16, 0x1000, 3);
+  m.state.r[1] = 10;
+  m.start(Opcode::Add16V, {Dest(0), Src0(0), R(1)});
+  CHECK(m.run().status == DSDStatus::Done);
+  CHECK(m.get16(0x1000, 3) == V{11, 12, 13});
+
+  for (unsigned r = 2; r <= 9; ++r)
+    m.state.r[r] = 100 * r;
+  m.start(Opcode::Map, {Imm(0x100), Dest(0), Src0(0), R(2), R(3), R(4)});
+  CHECK(m.op.getNumOperands() == 5);
+  auto sum = [](const MapCall &call) {
+    uint32_t total = 0;
+    for (unsigned i = 0; i < call.numArgs; ++i)
+      total += call.args[i];
+    return total;
+  };
+  CHECK(runCalls(m, sum).status == DSDStatus::Done);
+  CHECK(m.get16(0x1000, 3) == V{901, 902, 903});
+
+  m.start(Opcode::Map, {Imm(0x100), Dest(0), Src0(0), R(2), R(3), R(4), R(5),
+                        R(6), R(7), R(8)});
+  CHECK(m.op.getNumOperands() == 9);
+  CHECK(m.op.getMapCall().numArgs == 8);
+  CHECK(runCalls(m, sum).status == DSDStatus::Done);
+  // 1 + 200 + 300 + ... + 800 for the first element.
+  CHECK(m.get16(0x1000, 3) == V{3501, 3502, 3503});
+
+  m.start(Opcode::Mov16V, {Dest(0), Src0(0)});
+  CHECK(m.run().status == DSDStatus::Done);
+  CHECK(m.get16(0x1000, 3) == V{1, 2, 3});
+}

@@ -211,7 +211,7 @@ public:
   static constexpr uint8_t NoColor = 0xff;
   /// Operand `i`: the first InlineOperands (all a transfer has: a
   /// destination and a source) live in the operation, the others in
-  /// moreSlots, allocated by the first operation that needs them and kept
+  /// moreSlots, grown to what the widest start so far needed and kept
   /// while the operation is reused. Two keep an operation in flight at
   /// 704 bytes; a large fabric has eight transfers in flight per PE.
   static constexpr unsigned InlineOperands = 2;
@@ -357,8 +357,8 @@ private:
   /// map or a reduction into a pointer), decided once by start().
   static bool hasFastOperands(const DSDOperation &op);
   static void complete(DSDOperation &op, DSRFile &dsrs);
-  /// Allocates moreSlots if the operation has operands beyond the inline
-  /// ones and this operation never had them.
+  /// Grows moreSlots to the operands beyond the inline ones, if this
+  /// operation never had as many.
   static void makeRoomForOperands(DSDOperation &op);
   /// Fills op.move for a move between memory and the fabric (start()
   /// calls it last).
