@@ -85,8 +85,9 @@ public:
   /// with more operands than a transfer reuse those and no other grows.
   std::vector<FlightPtr> spareFlights, spareWideFlights;
   FlightArena flights;
-  /// A spare operation, or a new one; `wide` for an instruction with more
-  /// operands than DSDOperation::InlineOperands.
+  /// A spare operation (one of the matching kind if there is one), or a
+  /// new one; `wide` for an instruction with more operands than
+  /// DSDOperation::InlineOperands.
   FlightPtr takeFlight(bool wide);
   void recycle(FlightPtr &flight);
   /// This band's earliest fault by (cycle, y, x), so that the one reported

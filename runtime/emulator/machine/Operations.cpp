@@ -168,7 +168,14 @@ FlightArena::~FlightArena() {
 }
 
 FlightPtr Band::takeFlight(bool wide) {
-  std::vector<FlightPtr> &spares = wide ? spareWideFlights : spareFlights;
+  // A spare of the other kind rather than a new one: the band then holds
+  // no more operations than were ever in flight at once, though one phase
+  // of a program runs transfers on every PE and the next wider operations
+  // (a narrow spare grows its slots and joins the wide ones).
+  std::vector<FlightPtr> &spares =
+      (wide ? spareWideFlights : spareFlights).empty()
+          ? (wide ? spareFlights : spareWideFlights)
+          : (wide ? spareWideFlights : spareFlights);
   if (spares.empty())
     return FlightPtr(flights.make());
   FlightPtr flight = std::move(spares.back());
