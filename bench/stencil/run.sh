@@ -7,7 +7,7 @@
 #   default sizes 8x8 64x64 256x256 750x994 (QUICK=1: 8x8 64x64);
 #   RUNS=N runs per size (default 3 up to 64x64, else 1);
 #   THREADS=N passes --threads=N to tessera-run.
-# The 750x994 run takes about 3 minutes and 11 GB (about 15 KB per PE).
+# The 750x994 run takes about a minute and 6 GB (about 8 KB per PE).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-build}" && pwd)
