@@ -172,19 +172,18 @@ FlightPtr Band::takeFlight(bool wide) {
   // no more operations than were ever in flight at once, though one phase
   // of a program runs transfers on every PE and the next wider operations
   // (a narrow spare grows its slots and joins the wide ones).
-  std::vector<FlightPtr> &spares =
-      (wide ? spareWideFlights : spareFlights).empty()
-          ? (wide ? spareFlights : spareWideFlights)
-          : (wide ? spareWideFlights : spareFlights);
-  if (spares.empty())
+  std::vector<FlightPtr> *spares = wide ? &spareWideFlights : &spareFlights;
+  if (spares->empty())
+    spares = wide ? &spareFlights : &spareWideFlights;
+  if (spares->empty())
     return FlightPtr(flights.make());
-  FlightPtr flight = std::move(spares.back());
-  spares.pop_back();
+  FlightPtr flight = std::move(spares->back());
+  spares->pop_back();
   // The next start most likely takes the next spare and writes its
   // operand slots, which have been out of the cache since it last ran:
   // fetch them now, turns before.
-  if (!spares.empty()) {
-    const char *next = reinterpret_cast<const char *>(spares.back().get());
+  if (!spares->empty()) {
+    const char *next = reinterpret_cast<const char *>(spares->back().get());
     for (size_t offset = 0; offset < sizeof(Flight); offset += 64)
       __builtin_prefetch(next + offset, 1);
   }
@@ -197,13 +196,14 @@ FlightPtr Band::takeFlight(bool wide) {
 
 void Band::recycle(FlightPtr &flight) {
   // Operations end and start all over the band in one cycle; a new one
-  // costs clearing ~700 bytes. The band keeps every finished one: no more than
-  // were once in flight together, which its arena holds anyway.
+  // costs clearing ~700 bytes. The band keeps every finished one: no more
+  // than were once in flight together, which its arena holds anyway.
   if (flight)
     (flight->op.hasMoreSlots() ? spareWideFlights : spareFlights)
         .push_back(std::move(flight));
   flight.reset();
 }
+
 void Band::startOperation(PE &pe, const pe::Instruction &inst) {
   CEState &ce = pe.ce;
   FlightPtr flight =
