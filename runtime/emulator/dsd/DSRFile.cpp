@@ -9,14 +9,16 @@ namespace {
 const Fifo UninitializedFifo{};
 } // namespace
 
-void DSRFile::add(DSRId id, const Descriptor &descriptor) {
+void DSRFile::add(DSRId id, const Descriptor &descriptor, uint16_t origin) {
   used.push_back(descriptor);
+  origins.push_back(origin);
   slots[id.getSlot() % NumDSRs] = static_cast<uint8_t>(used.size());
 }
 
 void DSRFile::reset() {
   slots.fill(0);
   used.clear();
+  origins.clear();
 }
 
 const Fifo &FifoFile::get(unsigned slot) const {

@@ -44,7 +44,8 @@ struct Starter {
 
   /// Slot `i` from `operand`; `width` is the operation's for DSD
   /// operations, 0 for map (which takes the operand's own).
-  bool fill(unsigned i, const pe::Operand &operand, unsigned width) {
+  [[gnu::always_inline]] bool fill(unsigned i, const pe::Operand &operand,
+                                   unsigned width) {
     OperandSlot &slot = op.slot(i);
     auto number = [&] { return std::to_string(firstOperand + i + 1); };
     // Field by field: the descriptor and mem4d state are only read for
@@ -286,6 +287,33 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
        op.opcode == pe::Opcode::Mov16V || op.opcode == pe::Opcode::Mov32V);
   prepareFabricMove(op);
   return true;
+}
+
+void DSDEngine::restart(DSDOperation &op, const DSDOperation &started) {
+  // What start() sets, and nothing else: the element in progress is set
+  // before it is read.
+  op.opcode = started.opcode;
+  op.numOperands = started.numOperands;
+  op.completed = started.completed;
+  op.savesAddress = started.savesAddress;
+  op.fastOperands = started.fastOperands;
+  op.isMove = started.isMove;
+  op.advanceSwitchColor = started.advanceSwitchColor;
+  op.fetched = started.fetched;
+  op.resultReady = started.resultReady;
+  op.mapCallPending = started.mapCallPending;
+  op.mapResultReady = started.mapResultReady;
+  op.options = started.options;
+  op.move = started.move;
+  op.length = started.length;
+  op.next = started.next;
+  op.index = started.index;
+  op.carry = started.carry;
+  if (started.isMap())
+    op.mapCall = started.mapCall;
+  makeRoomForOperands(op);
+  for (unsigned i = 0; i < op.numOperands; ++i)
+    op.slot(i) = started.slot(i);
 }
 
 void DSDEngine::prepareFabricMove(DSDOperation &op) {

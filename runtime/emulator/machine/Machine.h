@@ -15,6 +15,7 @@
 #define TESSERA_EMULATOR_MACHINE_MACHINE_H
 
 #include "PE.h"
+#include "StartTemplates.h"
 #include "TimerQueue.h"
 
 #include "tessera/Emulator/Emulator.h"
@@ -85,6 +86,8 @@ public:
   /// with more operands than a transfer reuse those and no other grows.
   std::vector<FlightPtr> spareFlights, spareWideFlights;
   FlightArena flights;
+  /// Operation starts that PEs with the same DSRs and registers copy.
+  StartTemplates startTemplates;
   /// A spare operation (one of the matching kind if there is one), or a
   /// new one; `wide` for an instruction with more operands than
   /// DSDOperation::InlineOperands.

@@ -109,7 +109,7 @@ void Band::runMainThread(PE &pe) {
           decoded ? info.findPrebuilt(*decoded) : nullptr;
       if (!built)
         break;
-      pe.dsrs.set(built->dsr, built->descriptor);
+      pe.dsrs.set(built->dsr, built->descriptor, info.originOf(built));
       pe.ce.pc += 2 * decoded->size;
       batch = emulator::run(pe.ce, pe.memory, info.code,
                             ScalarBatch - steps - 1, trap, &port);
@@ -240,7 +240,7 @@ void Band::runMainThread(PE &pe) {
     }
     if (instInfo->instClass == pe::InstClass::DSR) {
       if (const PrebuiltDSR *built = info.findPrebuilt(*decoded)) {
-        pe.dsrs.set(built->dsr, built->descriptor);
+        pe.dsrs.set(built->dsr, built->descriptor, info.originOf(built));
         break;
       }
       DSDTrap trap;

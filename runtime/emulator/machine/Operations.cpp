@@ -208,18 +208,27 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
   CEState &ce = pe.ce;
   FlightPtr flight =
       takeFlight(inst.operands.size() > DSDOperation::InlineOperands);
-  DSDTrap trap;
-  if (!DSDEngine::start(flight->op, inst, ce, pe.dsrs, pe.fifos, trap)) {
-    fail(pe, ce.pc, trap.message);
-    return;
-  }
   const ProgramInfo &info = programOf(pe);
   const DecodedInst *decoded = info.code.lookup(ce.pc);
+  if (const StartTemplate *kept = startTemplates.find(pe.program, decoded->aux);
+      kept && kept->matches(pe)) {
+    DSDEngine::restart(flight->op, kept->op);
+    flight->interactive = kept->interactive;
+    flight->fabric = kept->fabric;
+    flight->bits = kept->bits;
+  } else {
+    DSDTrap trap;
+    if (!DSDEngine::start(flight->op, inst, ce, pe.dsrs, pe.fifos, trap)) {
+      fail(pe, ce.pc, trap.message);
+      return;
+    }
+    classify(*flight, inst, pe.dsrs, flight->fabric, flight->bits);
+    startTemplates.remember(pe.program, decoded->aux, inst, pe, *flight);
+  }
   flight->pc = ce.pc;
   flight->next = ce.pc + 2 * decoded->size;
   flight->startCycle = cycle;
   flight->microthread = -1;
-  classify(*flight, inst, pe.dsrs, flight->fabric, flight->bits);
 
   // WSE-2 binds a queue to a color through the fabin that reads it: the
   // color's delivery queue takes that queue's depth.

@@ -75,6 +75,12 @@ struct ProgramInfo {
       return nullptr;
     return &prebuilt[prebuiltOf[inst.aux]];
   }
+  /// The DSRFile origin of a descriptor `built` wrote: 1 + its index, or 0
+  /// (unknown) past what an origin holds.
+  uint16_t originOf(const PrebuiltDSR *built) const {
+    size_t index = static_cast<size_t>(built - prebuilt.data());
+    return index < UINT16_MAX ? static_cast<uint16_t>(index + 1) : 0;
+  }
 };
 
 /// What the main thread is doing.

@@ -202,7 +202,8 @@ void Band::runPEs() {
     PE &pe = pes[turn[i]];
     pe.awake = false;
     takeControlWavelets(pe);
-    runMicrothreads(pe);
+    if (pe.hasBusyMicrothread())
+      runMicrothreads(pe);
     runMainThread(pe);
     reschedule(pe);
   }

@@ -314,6 +314,10 @@ public:
   static bool start(DSDOperation &op, const pe::Instruction &inst,
                     const CEState &state, const DSRFile &dsrs,
                     const FifoFile &fifos, DSDTrap &trap);
+  /// Puts `op` in the state `started`, an operation just started, is in:
+  /// what start() would make of the same instruction, DSRs and registers
+  /// (Band's start templates), without reading them.
+  static void restart(DSDOperation &op, const DSDOperation &started);
 
   /// Runs at most `maxElements` elements of a started operation. At Done,
   /// DSRs with save-address have been written back (once: running a done

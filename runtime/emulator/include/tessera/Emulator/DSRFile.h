@@ -126,12 +126,22 @@ public:
     uint8_t slot = slots[id.getSlot() % NumDSRs];
     return slot ? used[slot - 1] : DefaultDescriptor;
   }
-  void set(DSRId id, const Descriptor &descriptor) {
+  /// `origin` names where the descriptor came from, for operation starts
+  /// that reuse what they made of it: 1 + the index of the prebuilt
+  /// builder in its program (PrebuiltDSR), or 0 for any other write.
+  void set(DSRId id, const Descriptor &descriptor, uint16_t origin = 0) {
     uint8_t slot = slots[id.getSlot() % NumDSRs];
-    if (slot)
+    if (slot) {
       used[slot - 1] = descriptor;
-    else
-      add(id, descriptor);
+      origins[slot - 1] = origin;
+    } else {
+      add(id, descriptor, origin);
+    }
+  }
+  /// The origin of the DSR's last write; 0 for a DSR never written.
+  uint16_t getOrigin(DSRId id) const {
+    uint8_t slot = slots[id.getSlot() % NumDSRs];
+    return slot ? origins[slot - 1] : 0;
   }
   /// DSRs written since construction or reset() (each costs a Descriptor).
   unsigned getUsedCount() const { return static_cast<unsigned>(used.size()); }
@@ -139,11 +149,12 @@ public:
 
 private:
   /// set() of a DSR never written.
-  void add(DSRId id, const Descriptor &descriptor);
+  void add(DSRId id, const Descriptor &descriptor, uint16_t origin);
   static inline const Descriptor DefaultDescriptor{};
-  /// 0: default; k: used[k - 1].
+  /// 0: default; k: used[k - 1] (and origins[k - 1]).
   std::array<uint8_t, NumDSRs> slots{};
   std::vector<Descriptor> used;
+  std::vector<uint16_t> origins;
 };
 
 /// One FIFO slot: a ring of `capacity` elements of `width` bits at `base`.
