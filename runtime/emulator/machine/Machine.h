@@ -190,6 +190,12 @@ public:
 
   // MainThread.cpp
   void runMainThread(PE &pe);
+  /// runMainThread runs a task's first batch ahead of its cycle.
+  bool runningAhead = false;
+  /// The main thread's next instruction is an operation that it alone can
+  /// observe (StartTemplate::isQuiet, and no microthread busy): it may run
+  /// ahead of its cycle.
+  bool isQuietNext(PE &pe);
 
   // Operations.cpp
   /// Starts the DSD operation at the main thread's pc.

@@ -10,6 +10,8 @@
 
 #include "Machine.h"
 
+#include <utility>
+
 using namespace tessera;
 using namespace tessera::emulator;
 using namespace tessera::emulator::machine;
@@ -52,6 +54,22 @@ std::string_view blockSpaceName(pe::BlockSpace space) {
 
 } // namespace
 
+bool Band::isQuietNext(PE &pe) {
+  // With a microthread busy, memory the operation touches may change
+  // before its cycle; in a map call, the operation is map's.
+  if (pe.hasBusyMicrothread() || pe.inMapCall)
+    return false;
+  const DecodedInst *decoded = programOf(pe).code.lookup(pe.ce.pc);
+  if (!decoded || decoded->opcode == pe::Opcode::Invalid)
+    return false;
+  // Only DSD operations have templates. A start copied from one reads
+  // nothing that changes before its cycle (no microthread runs, and
+  // deliveries and control wavelets touch no register, DSR or memory of a
+  // running task), and it cannot fault.
+  StartTemplate *kept = startTemplates.find(pe.program, decoded->aux);
+  return kept && kept->isQuiet() && kept->matches(pe);
+}
+
 void Band::runMainThread(PE &pe) {
   if (pe.state == MainState::Faulted)
     return;
@@ -66,8 +84,22 @@ void Band::runMainThread(PE &pe) {
   const ProgramInfo &info = programOf(pe);
   switch (pe.state) {
   case MainState::Idle:
-    if (pickWork(pe))
-      ++pe.counters.busyCycles;
+    if (!pickWork(pe))
+      return;
+    ++pe.counters.busyCycles;
+    // A task's first instructions read the registers the pick set and
+    // memory, which nothing else writes while no microthread is busy: they
+    // run now as in the task's first cycle. (A call may return in them,
+    // which the host would see.)
+    if (pe.state == MainState::Running && !pe.activity.isCall &&
+        !pe.hasBusyMicrothread()) {
+      uint64_t now = cycle;
+      cycle = pe.readyAt;
+      runningAhead = true;
+      runMainThread(pe);
+      runningAhead = false;
+      cycle = now;
+    }
     return;
   case MainState::Operation:
     continueOperation(pe);
@@ -115,6 +147,15 @@ void Band::runMainThread(PE &pe) {
                             ScalarBatch - steps - 1, trap, &port);
       steps += 1 + batch.steps;
     }
+    if (runningAhead && (batch.result == StepResult::Trapped ||
+                         batch.result == StepResult::Returned)) {
+      // The run stops, or the host sees the PE idle, from the cycle the
+      // batch belongs to: its turn then finds the trap or the return again.
+      pe.deferredSteps = static_cast<uint8_t>(steps);
+      pe.readyAt = cycle;
+      return;
+    }
+    steps += std::exchange(pe.deferredSteps, 0);
     if (steps) {
       pe.counters.instructions += steps;
       pe.counters.busyCycles += steps;
@@ -144,9 +185,17 @@ void Band::runMainThread(PE &pe) {
       }
       return;
     case StepResult::NotScalar:
-      if (steps)
-        return; // runs in its own cycle
-      break;
+      if (!steps)
+        break;
+      // The instruction runs in its own cycle, readyAt; an operation that
+      // nothing but this main thread can observe runs now as it would then.
+      if (isQuietNext(pe)) {
+        uint64_t now = cycle;
+        cycle = pe.readyAt;
+        runMainThread(pe);
+        cycle = now;
+      }
+      return;
     }
   }
 

@@ -210,8 +210,8 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
       takeFlight(inst.operands.size() > DSDOperation::InlineOperands);
   const ProgramInfo &info = programOf(pe);
   const DecodedInst *decoded = info.code.lookup(ce.pc);
-  if (const StartTemplate *kept = startTemplates.find(pe.program, decoded->aux);
-      kept && kept->matches(pe)) {
+  StartTemplate *kept = startTemplates.find(pe.program, decoded->aux);
+  if (kept && kept->matches(pe)) {
     DSDEngine::restart(flight->op, kept->op);
     flight->interactive = kept->interactive;
     flight->fabric = kept->fabric;
@@ -223,7 +223,7 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
       return;
     }
     classify(*flight, inst, pe.dsrs, flight->fabric, flight->bits);
-    startTemplates.remember(pe.program, decoded->aux, inst, pe, *flight);
+    kept = startTemplates.remember(pe.program, decoded->aux, inst, pe, *flight);
   }
   flight->pc = ce.pc;
   flight->next = ce.pc + 2 * decoded->size;
@@ -288,6 +288,8 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
   if (!flight->interactive) {
     if (!runWhole(pe, *flight))
       return;
+    if (kept)
+      kept->ranWhole = true;
     complete(pe, *flight);
     ce.pc = flight->next;
     pe.state = MainState::Running;

@@ -189,6 +189,10 @@ struct alignas(64) PE {
   /// WSE-3 `qflush`: input queues whose emptiness activates task 29.
   uint8_t flushQueues = 0;
   bool inMapCall = false;
+  /// A task's first batch, run ahead (Band::runMainThread), that trapped or
+  /// returned: its instructions, charged in the PE's turn in the batch's
+  /// cycle, which finds the trap or return again.
+  uint8_t deferredSteps = 0;
   /// Round-robin mode: the task slot picked last.
   uint8_t lastPicked = NumTaskSlots - 1;
   /// Bit u of entry p: microthread u holds an operation of priority p

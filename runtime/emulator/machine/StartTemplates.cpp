@@ -14,9 +14,9 @@ using namespace tessera;
 using namespace tessera::emulator;
 using namespace tessera::emulator::machine;
 
-void StartTemplates::remember(uint16_t program, uint32_t aux,
-                              const pe::Instruction &inst, const PE &pe,
-                              const Flight &flight) {
+StartTemplate *StartTemplates::remember(uint16_t program, uint32_t aux,
+                                        const pe::Instruction &inst,
+                                        const PE &pe, const Flight &flight) {
   if (byProgram.size() <= program)
     byProgram.resize(size_t(program) + 1);
   std::vector<Entry> &list = byProgram[program];
@@ -24,12 +24,14 @@ void StartTemplates::remember(uint16_t program, uint32_t aux,
     list.resize(size_t(aux) + 1);
   Entry &entry = list[aux];
   if (entry.misses == MaxMisses)
-    return;
+    return nullptr;
   // Only the first start of an instruction that is kept is no miss: a
   // later one here found the template did not match, and replaces it.
   bool replacing = entry.kept != nullptr;
-  if (!keep(entry, inst, pe, flight) || replacing)
+  bool kept = keep(entry, inst, pe, flight);
+  if (!kept || replacing)
     ++entry.misses;
+  return kept ? entry.kept.get() : nullptr;
 }
 
 bool StartTemplates::keep(Entry &entry, const pe::Instruction &inst,
@@ -91,6 +93,7 @@ bool StartTemplates::keep(Entry &entry, const pe::Instruction &inst,
   kept.interactive = flight.interactive;
   kept.fabric = flight.fabric;
   kept.bits = flight.bits;
+  kept.ranWhole = false;
   DSDEngine::restart(kept.op, op);
   return true;
 }

@@ -48,7 +48,19 @@ struct StartTemplate : StartInputs {
   /// Flight's classification (Operations.cpp classify).
   bool interactive = false, fabric = false;
   unsigned bits = 16;
+  /// An operation on memory started from it ran whole without a fault:
+  /// every one does, as they touch the same addresses.
+  bool ranWhole = false;
   DSDOperation op;
+
+  /// Synchronous, on memory only, and without effects when it completes
+  /// (activate, unblock, advance_switch): nothing but its PE's main thread
+  /// can tell when it runs (Band::runMainThread runs it ahead).
+  bool isQuiet() const {
+    const ResolvedOptions &options = op.getOptions();
+    return ranWhole && !interactive && !options.async && !options.activate &&
+           !options.unblock && !op.getAdvanceSwitchColor();
+  }
 };
 
 /// A band's templates, by program and instruction (DecodedInst::aux).
@@ -58,7 +70,7 @@ public:
   /// a program per PE does not fill memory with them.
   static constexpr size_t MaxTemplates = 8192;
 
-  const StartTemplate *find(uint16_t program, uint32_t aux) const {
+  StartTemplate *find(uint16_t program, uint32_t aux) {
     if (program >= byProgram.size() || aux >= byProgram[program].size())
       return nullptr;
     return byProgram[program][aux].kept.get();
@@ -68,8 +80,10 @@ public:
   /// `aux`'s template, unless its start read something a template cannot
   /// check (a DSR not set by a prebuilt builder, a FIFO), the band keeps
   /// enough, or the instruction has missed too often.
-  void remember(uint16_t program, uint32_t aux, const pe::Instruction &inst,
-                const PE &pe, const Flight &flight);
+  /// Returns the template if it now holds this start.
+  StartTemplate *remember(uint16_t program, uint32_t aux,
+                          const pe::Instruction &inst, const PE &pe,
+                          const Flight &flight);
 
 private:
   /// An instruction whose starts found no template to copy this many
