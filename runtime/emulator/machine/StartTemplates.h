@@ -1,5 +1,4 @@
-//===- StartTemplates.h - operation starts kept for reuse --------*- C++
-//-*-===//
+//===- StartTemplates.h - operation starts kept for reuse -------*- C++ -*-===//
 //
 // A DSD operation's start reads its DSRs' descriptors and a few registers
 // and builds cursors from them. Where the DSRs were set by prebuilt

@@ -1,5 +1,4 @@
-//===- StartTemplateTest.cpp - reused operation starts read what changed
-//---===//
+//===- StartTemplateTest.cpp - reused operation starts read what changed ===//
 //
 // docs/Emulator.md "Starting an operation": a band copies an instruction's
 // earlier start when the DSRs it reads were set by the same prebuilt
