@@ -89,6 +89,14 @@ void kernel(uint64_t n, const Lanes &lanes, uint32_t &carry) {
   carry = carried;
 }
 
+/// binary32 arithmetic and 32-bit moves: each element on its own, in
+/// instructions SSE has for 4 lanes.
+constexpr bool isLaneWise(pe::Opcode op) {
+  using pe::Opcode;
+  return op == Opcode::FAddSV || op == Opcode::FSubSV || op == Opcode::FMulSV ||
+         op == Opcode::FMacSV || op == Opcode::FMovSV || op == Opcode::Mov32V;
+}
+
 /// The common case of consecutive elements, when no element reads what an
 /// earlier one wrote: steps known at compile time and a destination that
 /// aliases no source let the compiler vectorize. Scalars come as repeated
@@ -101,11 +109,21 @@ void unitKernel(uint64_t n, const Lanes &lanes, uint32_t &carry) {
   uint8_t *__restrict d = lanes.dest;
   const uint8_t *a = lanes.src[0], *b = lanes.src[1], *c = lanes.src[2];
   uint32_t carried = carry;
-  for (uint64_t i = 0; i < n; ++i) {
+  auto element = [&](uint64_t i) {
     uint32_t x = load<shape.src[0]>(a + i * AB);
     uint32_t y = load<shape.src[1]>(b + i * BB);
     uint32_t z = load<shape.src[2]>(c + i * CB);
     store<shape.dest>(d + i * DB, apply<Op>(x, y, z, carried));
+  };
+  if constexpr (isLaneWise(Op)) {
+    // Rows of a few elements (the stencil's 8) are not worth vectorizing
+    // to the cost model, but are: 4 lanes at once.
+#pragma clang loop vectorize(enable)
+    for (uint64_t i = 0; i < n; ++i)
+      element(i);
+  } else {
+    for (uint64_t i = 0; i < n; ++i)
+      element(i);
   }
   carry = carried;
 }
