@@ -89,8 +89,8 @@ void Band::runMainThread(PE &pe) {
     ++pe.counters.busyCycles;
     // A task's first instructions read the registers the pick set and
     // memory, which nothing else writes while no microthread is busy: they
-    // run now as in the task's first cycle. (A call may return in them,
-    // which the host would see.)
+    // run now as in the task's first cycle. (Calls, few and watched by the
+    // host, keep their own turns.)
     if (pe.state == MainState::Running && !pe.activity.isCall &&
         !pe.hasBusyMicrothread()) {
       uint64_t now = cycle;
