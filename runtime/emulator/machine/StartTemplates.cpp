@@ -20,8 +20,13 @@ StartTemplate *StartTemplates::remember(uint16_t program, uint32_t aux,
   if (byProgram.size() <= program)
     byProgram.resize(size_t(program) + 1);
   std::vector<Entry> &list = byProgram[program];
-  if (list.size() <= aux)
+  if (list.size() <= aux) {
+    size_t more = size_t(aux) + 1 - list.size();
+    if (entries + more > MaxEntries)
+      return nullptr;
+    entries += more;
     list.resize(size_t(aux) + 1);
+  }
   Entry &entry = list[aux];
   if (entry.misses == MaxMisses)
     return nullptr;

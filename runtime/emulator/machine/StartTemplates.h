@@ -65,9 +65,11 @@ struct StartTemplate : StartInputs {
 /// A band's templates, by program and instruction (DecodedInst::aux).
 class StartTemplates {
 public:
-  /// Templates kept at most (each is some 700 bytes), so that a layout of
-  /// a program per PE does not fill memory with them.
-  static constexpr size_t MaxTemplates = 8192;
+  /// Templates kept at most (each is some 700 bytes), and entries (16
+  /// bytes, one per non-scalar instruction up to the last that started
+  /// an operation), so that a layout of a program per PE does not fill
+  /// memory with them.
+  static constexpr size_t MaxTemplates = 8192, MaxEntries = size_t(1) << 18;
 
   StartTemplate *find(uint16_t program, uint32_t aux) {
     if (program >= byProgram.size() || aux >= byProgram[program].size())
@@ -94,6 +96,7 @@ private:
     uint8_t misses = 0;
   };
   std::vector<std::vector<Entry>> byProgram;
+  size_t entries = 0;
   /// remember()'s work: false when the start read what a template cannot
   /// check.
   bool keep(Entry &entry, const pe::Instruction &inst, const PE &pe,
