@@ -189,9 +189,12 @@ public:
   void onTeardown(PE &pe, unsigned color);
 
   // MainThread.cpp
-  void runMainThread(PE &pe);
-  /// runMainThread runs a task's first batch ahead of its cycle.
-  bool runningAhead = false;
+  /// `firstBatch`: the turn is run ahead of its cycle for a task's first
+  /// batch, which leaves a trap or return to the turn in its own cycle.
+  void runMainThread(PE &pe, bool firstBatch = false);
+  /// The main thread's turn in cycle pe.readyAt, run now (the clock set
+  /// to that cycle for the while).
+  void runMainThreadAhead(PE &pe, bool firstBatch);
   /// The main thread's next instruction is an operation that it alone can
   /// observe (StartTemplate::isQuiet, and no microthread busy): it may run
   /// ahead of its cycle.

@@ -70,7 +70,14 @@ bool Band::isQuietNext(PE &pe) {
   return kept && kept->isQuiet() && kept->matches(pe);
 }
 
-void Band::runMainThread(PE &pe) {
+void Band::runMainThreadAhead(PE &pe, bool firstBatch) {
+  uint64_t now = cycle;
+  cycle = pe.readyAt;
+  runMainThread(pe, firstBatch);
+  cycle = now;
+}
+
+void Band::runMainThread(PE &pe, bool firstBatch) {
   if (pe.state == MainState::Faulted)
     return;
   if (pe.readyAt > cycle) {
@@ -92,14 +99,8 @@ void Band::runMainThread(PE &pe) {
     // run now as in the task's first cycle. (Calls, few and watched by the
     // host, keep their own turns.)
     if (pe.state == MainState::Running && !pe.activity.isCall &&
-        !pe.hasBusyMicrothread()) {
-      uint64_t now = cycle;
-      cycle = pe.readyAt;
-      runningAhead = true;
-      runMainThread(pe);
-      runningAhead = false;
-      cycle = now;
-    }
+        !pe.hasBusyMicrothread())
+      runMainThreadAhead(pe, /*firstBatch=*/true);
     return;
   case MainState::Operation:
     continueOperation(pe);
@@ -147,8 +148,8 @@ void Band::runMainThread(PE &pe) {
                             ScalarBatch - steps - 1, trap, &port);
       steps += 1 + batch.steps;
     }
-    if (runningAhead && (batch.result == StepResult::Trapped ||
-                         batch.result == StepResult::Returned)) {
+    if (firstBatch && (batch.result == StepResult::Trapped ||
+                       batch.result == StepResult::Returned)) {
       // The run stops, or the host sees the PE idle, from the cycle the
       // batch belongs to: its turn then finds the trap or the return again.
       pe.deferredSteps = static_cast<uint8_t>(steps);
@@ -189,12 +190,8 @@ void Band::runMainThread(PE &pe) {
         break;
       // The instruction runs in its own cycle, readyAt; an operation that
       // nothing but this main thread can observe runs now as it would then.
-      if (isQuietNext(pe)) {
-        uint64_t now = cycle;
-        cycle = pe.readyAt;
-        runMainThread(pe);
-        cycle = now;
-      }
+      if (isQuietNext(pe))
+        runMainThreadAhead(pe, /*firstBatch=*/false);
       return;
     }
   }
