@@ -138,7 +138,9 @@ Band::Band(const SharedState &shared, unsigned firstRow, unsigned endRow)
       options(shared.options), programs(shared.programs),
       hostColors(shared.hostColors), firstRow(firstRow), endRow(endRow),
       network(shared.output.layout, shared.model, shared.options.network,
-              NetworkBand{firstRow, endRow}) {
+              NetworkBand{firstRow, endRow}),
+      streamsEnabled(shared.options.carryTransfers && !shared.options.trace &&
+                     !shared.options.record) {
   // What an output host stream's PE sends through its port goes to the
   // host, not into a routing error.
   for (const HostStream &stream : output.metadata.hostStreams)
@@ -257,5 +259,6 @@ bool Band::hasLeftovers() const {
 }
 
 bool Band::isQuiet() const {
-  return awake.empty() && network.isIdle() && timers.empty();
+  return awake.empty() && !hasStreamWork() && network.isIdle() &&
+         timers.empty();
 }

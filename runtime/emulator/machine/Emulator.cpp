@@ -271,6 +271,8 @@ void Emulator::State::stepCycle() {
 void Emulator::State::settle() {
   size_t n = bands.size();
   for (size_t i = 0; i < n; ++i)
+    bands[i]->settleStreams();
+  for (size_t i = 0; i < n; ++i)
     acceptIncoming(i);
   for (size_t i = 0; i < n; ++i) {
     outboxNorth[i].clear();
@@ -289,7 +291,8 @@ Progress Emulator::State::getProgress() const {
     const Band &band = *bands[i];
     // Called twice a second at most: a pass over the PEs is affordable.
     for (const PE &pe : band.pes)
-      progress.activePEs += pe.awake || pe.timerAt != 0;
+      progress.activePEs += pe.awake || pe.timerAt != 0 || pe.streamedSends ||
+                            pe.readyStreams;
     progress.waveletsInFlight += band.network.getWaveletsInFlight() +
                                  band.network.getWaveletsAwaitingCE();
     // Wavelets that crossed into the band in the last cycle wait in the
@@ -344,7 +347,8 @@ void Emulator::State::refreshSummary() const {
   for (size_t i = 0; i < bands.size(); ++i) {
     const Band &band = *bands[i];
     local.fault |= band.fault.has_value();
-    local.canSkip &= band.awake.empty() && band.network.isIdle() &&
+    local.canSkip &= band.awake.empty() && !band.hasStreamWork() &&
+                     band.network.isIdle() &&
                      outboxNorth[i].empty() && outboxSouth[i].empty();
     local.timers |= !band.timers.empty();
     local.progressed |= band.progressed;
@@ -589,6 +593,13 @@ DeadlockReport Emulator::getDeadlock() const {
     return orderKey(error.cycle, error.pe);
   });
   return report;
+}
+
+uint64_t Emulator::getCarriedElements() const {
+  uint64_t elements = 0;
+  for (const auto &band : state->bands)
+    elements += band->carriedElements;
+  return elements;
 }
 
 PECounters Emulator::getCounters() const {

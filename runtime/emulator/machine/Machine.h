@@ -88,6 +88,19 @@ public:
   FlightArena flights;
   /// Operation starts that PEs with the same DSRs and registers copy.
   StartTemplates startTemplates;
+  /// Transfers carried between turns (Streams.cpp), each named by
+  /// streamEntry: the sends (the list keeps given-back ones until the
+  /// next cycle drops them), and the receives with a wavelet delivered in
+  /// the last step (readyNow: runStreams' scratch).
+  std::vector<uint32_t> sendStreams, readyReceives, readyNow;
+  /// PEs that had a streamed transfer since settleStreams last ran.
+  std::vector<uint32_t> streamingPEs;
+  /// Sends streamed now (sendStreams may name more).
+  size_t liveSends = 0;
+  /// Off while tracing or recording: their events come from turns.
+  bool streamsEnabled = false;
+  /// Elements the streams moved (Emulator::getCarriedElements).
+  uint64_t carriedElements = 0;
   /// A spare operation (one of the matching kind if there is one), or a
   /// new one; `wide` for an instruction with more operands than
   /// DSDOperation::InlineOperands.
@@ -217,6 +230,44 @@ public:
   bool wouldBlockAgain(const PE &pe, const Flight &flight) const;
   /// Completion effects: activate, unblock, advance_switch.
   void complete(PE &pe, Flight &flight);
+
+  // Streams.cpp
+  uint32_t streamEntry(const PE &pe, unsigned ut) const {
+    return static_cast<uint32_t>(&pe - pes.data()) << 3 | ut;
+  }
+  /// Streamed transfers have work in the next cycle: the PEs would have
+  /// been awake.
+  bool hasStreamWork() const {
+    return liveSends != 0 || !readyReceives.empty();
+  }
+  /// The color a plain move's wavelets go on or come from.
+  uint8_t colorOfMove(const PE &pe, const Flight &flight) const;
+  /// Microthread `ut`'s plain move may run apart from the PE's other
+  /// operations.
+  bool mayStreamBeside(const PE &pe, unsigned ut) const;
+  /// Microthread `ut`'s operation, which has just run this cycle in the
+  /// PE's turn, goes on between turns if it is a plain move with two
+  /// elements or more left that may run apart from the others.
+  void tryStream(PE &pe, unsigned ut);
+  /// Gives the streamed transfers among `threads` back to the PE's turns,
+  /// with any delivery a receive had not taken yet.
+  void unstream(PE &pe, uint8_t threads);
+  /// An interactive operation has started on microthread `ut`: the PE's
+  /// streamed transfers go back to its turns unless it may run apart from
+  /// them.
+  void onOperationBeside(PE &pe, unsigned ut);
+  /// A delivery of `color` to the PE (stepNetwork): true when a streamed
+  /// receive takes it, false when the PE's turn must.
+  bool takeStreamDelivery(PE &pe, unsigned color, bool control);
+  enum class StreamStep : uint8_t { Done, MoreWaiting, GiveBack };
+  /// The streams' cycle, before any turn; false or GiveBack: the transfer
+  /// goes back to the PE's turn, which does this cycle's work instead.
+  bool stepSendStream(PE &pe, unsigned ut);
+  StreamStep stepReceiveStream(PE &pe, unsigned ut);
+  void runStreams();
+  /// Every transfer back to the turns, as if none had been carried:
+  /// before the host looks.
+  void settleStreams();
 
   // ConfigWords.cpp
   uint16_t readConfig(PE &pe, uint32_t address);

@@ -104,9 +104,7 @@ private:
 
   uint8_t colorOf(const FabricEndpoint &d,
                   const std::array<std::optional<uint8_t>, 8> &bound) const {
-    if (byQueue && d.queue < bound.size() && bound[d.queue])
-      return *bound[d.queue];
-    return d.color;
+    return endpointColor(d, bound, byQueue);
   }
 
   Network &network;
@@ -275,6 +273,7 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
     pe.microthreads[ut] = std::move(flight);
     pe.microthreadsByPriority[unsigned(options.priority) & 3] |=
         uint8_t(1u << ut);
+    onOperationBeside(pe, ut);
     pe.state = MainState::Running;
     ce.pc = pe.microthreads[ut]->next;
     ++pe.counters.instructions;
@@ -468,7 +467,8 @@ void Band::runMicrothreads(PE &pe) {
     for (uint8_t threads = byPriority[priority]; threads;
          threads &= threads - 1) {
       unsigned ut = unsigned(std::countr_zero(threads));
-      if (pe.blockedMicrothreads >> ut & 1)
+      // A blocked one waits; a streamed one has had its cycle.
+      if ((pe.blockedMicrothreads | pe.streamedMicrothreads) >> ut & 1)
         continue;
       Flight &flight = *pe.microthreads[ut];
       auto finish = [&] {
@@ -492,5 +492,7 @@ void Band::runMicrothreads(PE &pe) {
         return;
       if (status == DSDStatus::Done)
         finish();
+      else if (streamsEnabled)
+        tryStream(pe, ut);
     }
 }

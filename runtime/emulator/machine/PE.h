@@ -195,6 +195,16 @@ struct alignas(64) PE {
   uint8_t deferredSteps = 0;
   /// Round-robin mode: the task slot picked last.
   uint8_t lastPicked = NumTaskSlots - 1;
+  /// Microthreads whose transfer the band carries between turns
+  /// (Streams.cpp): turns pass them by. Of those, the sends, the sends
+  /// the band's send list names (it drops the others lazily), and the
+  /// receives with a wavelet delivered in the last step.
+  uint8_t streamedMicrothreads = 0;
+  uint8_t streamedSends = 0;
+  uint8_t listedSends = 0;
+  uint8_t readyStreams = 0;
+  /// On its band's streamingPEs.
+  bool listedStreaming = false;
   /// Bit u of entry p: microthread u holds an operation of priority p
   /// (pe::Priority's value), so a turn orders them without reading them.
   std::array<uint8_t, 4> microthreadsByPriority{};
@@ -213,6 +223,10 @@ struct alignas(64) PE {
   uint32_t sendColors = 0;
   /// Colors in teardown whose handler has not run yet.
   uint32_t teardownColors = 0;
+  /// Colors of streamed receives: their deliveries go to the stream.
+  uint32_t streamedColors = 0;
+  /// Per microthread: the color its streamed transfer moves.
+  std::array<uint8_t, target::TargetModel::getNumMicrothreads()> streamColor{};
 
   // Tasks (bit t of each mask is task ID t).
   uint64_t activated = 0;
@@ -281,6 +295,16 @@ struct alignas(64) PE {
   }
   bool hasBusyMicrothread() const { return getBusyMicrothreads() != 0; }
 };
+
+/// The color of a fabric operand: on WSE-3 (`byQueue`) that its queue is
+/// bound to, if it is (`bound`: ProgramInfo's input or output queues).
+inline uint8_t endpointColor(const FabricEndpoint &endpoint,
+                             const std::array<std::optional<uint8_t>, 8> &bound,
+                             bool byQueue) {
+  if (byQueue && endpoint.queue < bound.size() && bound[endpoint.queue])
+    return *bound[endpoint.queue];
+  return endpoint.color;
+}
 
 /// The head of the PE's delivery queue of `color`, and taking it, through
 /// the queue number the PE keeps (found on first use).

@@ -93,8 +93,9 @@ void Band::reschedule(PE &pe) {
   case MainState::Faulted:
     return;
   }
-  for (uint8_t threads = pe.getBusyMicrothreads(); threads;
-       threads &= threads - 1) {
+  // Streamed transfers are the band's until they come back.
+  for (uint8_t threads = pe.getBusyMicrothreads() & ~pe.streamedMicrothreads;
+       threads; threads &= threads - 1) {
     unsigned ut = unsigned(std::countr_zero(threads));
     if (pe.blockedMicrothreads >> ut & 1)
       need.passive = true; // the main thread must unblock it
@@ -113,7 +114,7 @@ void Band::reschedule(PE &pe) {
 std::optional<uint64_t> Band::nextTimer() const { return timers.earliest(); }
 
 bool Band::skipCycles(uint64_t cycles) {
-  if (!awake.empty() || !network.skipIdleCycles(cycles))
+  if (!awake.empty() || hasStreamWork() || !network.skipIdleCycles(cycles))
     return false;
   cycle += cycles;
   return true;
@@ -149,8 +150,8 @@ static void prefetchFlight(const Flight *flight, size_t bytes) {
 static void prefetchFlights(const Network &network, const PE &pe) {
   pe.memory.prefetchPageTable(); // for prefetchElements
   prefetchFlight(pe.operation.get(), 512);
-  for (uint8_t threads = pe.getBusyMicrothreads(); threads;
-       threads &= threads - 1)
+  for (uint8_t threads = pe.getBusyMicrothreads() & ~pe.streamedMicrothreads;
+       threads; threads &= threads - 1)
     prefetchFlight(pe.microthreads[std::countr_zero(threads)].get(), 64);
   network.prefetchQueues(pe.deliveryQueue.data(),
                          pe.knownQueues & (pe.deliveredColors | pe.sendColors));
@@ -162,8 +163,8 @@ static void prefetchFlights(const Network &network, const PE &pe) {
 static void prefetchTransferData(const Network &network, const PE &pe) {
   network.prefetchDeliveryHeads(pe.deliveryQueue.data(),
                                 pe.knownQueues & pe.deliveredColors);
-  for (uint8_t threads = pe.getBusyMicrothreads(); threads;
-       threads &= threads - 1) {
+  for (uint8_t threads = pe.getBusyMicrothreads() & ~pe.streamedMicrothreads;
+       threads; threads &= threads - 1) {
     const Flight &flight = *pe.microthreads[std::countr_zero(threads)];
     int64_t address = flight.op.getFabricMoveAddress();
     if (address >= 0)
@@ -181,6 +182,10 @@ void Band::runPEs() {
       wake(pe);
     }
   }
+  // Streamed transfers act first; those they give back wake their PEs
+  // for this cycle's turn.
+  if (!sendStreams.empty() || !readyReceives.empty())
+    runStreams();
   // The turn list and the awake list trade buffers each cycle, so neither
   // allocates once both have grown.
   turn.clear();
@@ -202,7 +207,7 @@ void Band::runPEs() {
     PE &pe = pes[turn[i]];
     pe.awake = false;
     takeControlWavelets(pe);
-    if (pe.hasBusyMicrothread())
+    if (pe.getBusyMicrothreads() & ~pe.streamedMicrothreads)
       runMicrothreads(pe);
     runMainThread(pe);
     reschedule(pe);
@@ -215,6 +220,9 @@ void Band::stepNetwork() {
     progressed = true; // wavelets moved, or PEs are computing
   for (const DeliveryNote &note : network.getLastStepDeliveries()) {
     if (PE *pe = findPE(note.pe.x, note.pe.y)) {
+      if (pe->streamedColors &&
+          takeStreamDelivery(*pe, note.color, note.control))
+        continue;
       pe->deliveredColors |= uint32_t(1) << note.color;
       if (note.control)
         pe->controlColors |= uint32_t(1) << note.color;

@@ -296,9 +296,13 @@ void Band::setBlocked(PE &pe, pe::BlockSpace space, unsigned id, bool blocked) {
     break;
   case pe::BlockSpace::OutputQueue:
     apply(pe.blockedOutputQueues, 8);
+    if (blocked) // a blocked queue or thread is the turn's to wait on
+      unstream(pe, pe.streamedMicrothreads);
     break;
   case pe::BlockSpace::UT:
     apply(pe.blockedMicrothreads, 8);
+    if (blocked)
+      unstream(pe, pe.streamedMicrothreads);
     break;
   case pe::BlockSpace::ControlTask:
     apply(pe.tableBlocked, NumTaskIDs);

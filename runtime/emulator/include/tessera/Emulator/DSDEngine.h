@@ -23,6 +23,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace tessera::emulator {
@@ -237,6 +238,9 @@ public:
   int64_t getFabricMoveAddress() const {
     return move.kind != detail::FabricMove::None ? move.address : -1;
   }
+  /// The move between memory and the fabric, if the operation is one
+  /// (kind None otherwise).
+  const detail::FabricMove &getFabricMove() const { return move; }
   /// A fabout destination with advance_switch: the color whose switch
   /// advances when the operation completes.
   std::optional<uint8_t> getAdvanceSwitchColor() const {
@@ -337,6 +341,35 @@ public:
   static bool runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
                             Ports &ports, uint64_t maxElements,
                             DSDProgress &progress);
+
+  /// A plain move (mem1d memory, no wavelet index offset, no control
+  /// wavelets sent): one whose elements the PE model may carry between
+  /// turns (docs/Emulator.md "Transfers between turns"). Its elements, run
+  /// through the three calls below, do what runFabricMove's would.
+  static bool isPlainMove(const DSDOperation &op) {
+    const detail::FabricMove &move = op.move;
+    return move.kind != detail::FabricMove::None && !move.shaped &&
+           !move.indexOffset && !move.endpoint.control;
+  }
+  /// The bytes [first, end) of memory a plain move's remaining elements
+  /// touch.
+  static std::pair<int64_t, int64_t> getPlainMoveSpan(const DSDOperation &op);
+  /// A plain receive's next element from `payload`; false, with nothing
+  /// done, when its address may not be written (runFabricMove leaves such
+  /// an element to run(), which traps).
+  static bool receivePlainElement(DSDOperation &op, PEMemory &memory,
+                                  uint32_t payload);
+  /// A plain send's next element: `value` as read (or held) and the
+  /// wavelet's `payload`; false, with nothing done, when its address may
+  /// not be read. Then finishPlainSend once the wavelet went, or
+  /// holdPlainSend when it could not (the next try sends the same value).
+  static bool fetchPlainSend(const DSDOperation &op, const PEMemory &memory,
+                             uint32_t &value, uint32_t &payload);
+  static void finishPlainSend(DSDOperation &op);
+  static void holdPlainSend(DSDOperation &op, uint32_t value) {
+    op.move.held = value;
+    op.fetched = 2u;
+  }
 
   /// The memory-only fast path is on by default; tests turn it off to
   /// compare it with the element-by-element path.

@@ -138,6 +138,10 @@ struct EmulatorOptions {
   /// progress it gets counts every rank's PEs.
   std::function<void(const Progress &)> onProgress;
   double progressSeconds = 0.5;
+  /// Carry plain transfers between turns (docs/Emulator.md "Transfers
+  /// between turns"): the same run with fewer turns. Tests turn it off to
+  /// compare; tracing and recording do too.
+  bool carryTransfers = true;
 };
 
 enum class RunStatus : uint8_t {
@@ -256,6 +260,10 @@ public:
   PECounters getCounters() const;
   /// One PE's; zeros for a PE of another rank.
   PECounters getCounters(unsigned x, unsigned y) const;
+  /// Transfer elements this process carried between turns
+  /// (EmulatorOptions::carryTransfers): the emulator's own work, not the
+  /// program's, for tests and profiles.
+  uint64_t getCarriedElements() const;
   /// Every PE that runs a program with its counters, in (y, x) order.
   /// With ranks, every rank must call it, and rank 0 gets every rank's
   /// PEs, the others their own (as getLinkCounts and getRecordedEvents).

@@ -102,6 +102,76 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
   }
 }
 
+namespace detail {
+/// runFabricMove's test before an element touches memory.
+inline bool isMoveAddressUsable(int32_t address, unsigned bytes) {
+  return address >= 0 &&
+         address <= static_cast<int32_t>(PEMemory::Size - bytes) &&
+         !(address & 1);
+}
+} // namespace detail
+
+inline std::pair<int64_t, int64_t>
+DSDEngine::getPlainMoveSpan(const DSDOperation &op) {
+  const detail::FabricMove &move = op.move;
+  int64_t remaining = static_cast<int64_t>(op.length - op.next);
+  int64_t first = move.address;
+  int64_t last = first + (remaining > 0 ? remaining - 1 : 0) * move.step;
+  return {std::min(first, last), std::max(first, last) + move.bytes};
+}
+
+inline bool DSDEngine::receivePlainElement(DSDOperation &op, PEMemory &memory,
+                                           uint32_t payload) {
+  detail::FabricMove &move = op.move;
+  int32_t address = move.address;
+  if (!detail::isMoveAddressUsable(address, move.bytes))
+    return false;
+  uint32_t value = move.fabric16 ? payload & 0xFFFF : payload;
+  bool half =
+      op.opcode == pe::Opcode::FMovHV || op.opcode == pe::Opcode::Mov16V;
+  uint32_t result = half ? value & 0xFFFF : value;
+  uint32_t at = static_cast<uint32_t>(address);
+  if (move.bytes == 2)
+    memory.store16(at, static_cast<uint16_t>(result));
+  else
+    memory.store32(at, result);
+  move.address = address + move.step;
+  DSDProgress progress;
+  finishElement(op, progress);
+  return true;
+}
+
+inline bool DSDEngine::fetchPlainSend(const DSDOperation &op,
+                                      const PEMemory &memory, uint32_t &value,
+                                      uint32_t &payload) {
+  const detail::FabricMove &move = op.move;
+  if (op.fetched & 2u) {
+    value = move.held;
+  } else {
+    if (!detail::isMoveAddressUsable(move.address, move.bytes))
+      return false;
+    uint32_t at = static_cast<uint32_t>(move.address);
+    if (move.bytes == 2) {
+      uint16_t half16;
+      memory.load16(at, half16);
+      value = half16;
+    } else {
+      memory.load32(at, value);
+    }
+  }
+  bool half =
+      op.opcode == pe::Opcode::FMovHV || op.opcode == pe::Opcode::Mov16V;
+  uint32_t result = half ? value & 0xFFFF : value;
+  payload = move.fabric16 ? result & 0xFFFF : result;
+  return true;
+}
+
+inline void DSDEngine::finishPlainSend(DSDOperation &op) {
+  op.move.address += op.move.step;
+  DSDProgress progress;
+  finishElement(op, progress);
+}
+
 } // namespace tessera::emulator
 
 #endif // TESSERA_EMULATOR_FABRICMOVES_H

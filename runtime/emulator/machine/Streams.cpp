@@ -1,0 +1,342 @@
+//===- Streams.cpp - transfers carried between turns ----------------------===//
+//
+// docs/Emulator.md "Transfers between turns": a microthread's plain move
+// between memory and the fabric moves one element a cycle, so a PE
+// exchanging halos would take a turn every cycle for it. Once such a move
+// has run a cycle in a turn, the band carries it instead: at the start of
+// each cycle, before any turn, a send pushes its next element into its
+// inject buffer, and a receive takes the wavelet delivered to it in the
+// last step. Both do what the microthread's turn would have done in that
+// cycle; the PE sleeps unless something else needs it. The last element
+// goes back to a turn, which completes the operation.
+//
+// The band's work comes before the turns, not in them, so it must not
+// depend on what the PE's other threads do in the same cycle: the PE's
+// streamed moves use distinct colors, and no memory one writes is touched
+// by another (the main thread comes after every microthread anyway).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include "tessera/Emulator/FabricMoves.h"
+
+#include <bit>
+
+using namespace tessera;
+using namespace tessera::emulator;
+using namespace tessera::emulator::machine;
+
+namespace {
+
+using detail::FabricMove;
+
+uint8_t bitOf(unsigned ut) { return static_cast<uint8_t>(1u << ut); }
+
+bool isSend(const Flight &flight) {
+  return flight.op.getFabricMove().kind == FabricMove::Send;
+}
+
+/// A plain move's remaining elements: `count` of `bytes` bytes each, at
+/// `first`, first + step, ...
+struct Progression {
+  int64_t first, step, count, bytes;
+  explicit Progression(const DSDOperation &op) {
+    const FabricMove &move = op.getFabricMove();
+    first = move.address;
+    step = move.step;
+    count = static_cast<int64_t>(op.getLength() - op.getElementsDone());
+    bytes = move.bytes;
+    if (step < 0) { // the same bytes, walked upwards
+      first += (count - 1) * step;
+      step = -step;
+    }
+  }
+  /// Its elements leave no gap: it is its span.
+  bool isSolid() const { return count <= 1 || step <= bytes; }
+  int64_t end() const { return first + (count - 1) * step + bytes; }
+  /// No element meets [low, high).
+  bool misses(int64_t low, int64_t high) const {
+    // The first element ending after `low`, if any, must start at `high`
+    // or later.
+    int64_t k = low - bytes < first ? 0 : (low - bytes - first) / step + 1;
+    return k >= count || first + k * step >= high;
+  }
+};
+
+/// The elements two plain moves have left share no byte: their spans do
+/// not meet; or one is solid and no element of the other falls in it (a
+/// halo column beside an edge row); or with one stride the elements of
+/// each fall between the other's (a halo column beside an edge column).
+bool touchApart(const DSDOperation &opA, const DSDOperation &opB) {
+  Progression a(opA), b(opB);
+  if (a.end() <= b.first || b.end() <= a.first)
+    return true;
+  if (a.isSolid() && b.isSolid())
+    return false;
+  if (b.isSolid())
+    return a.misses(b.first, b.end());
+  if (a.isSolid())
+    return b.misses(a.first, a.end());
+  if (a.step != b.step)
+    return false;
+  // A's elements start `offset` bytes into each of B's strides.
+  int64_t offset = ((a.first - b.first) % a.step + a.step) % a.step;
+  return offset >= b.bytes && offset + a.bytes <= a.step;
+}
+
+/// Two operations of one PE whose cycles may run in either order: plain
+/// moves on different colors, neither writing memory the other touches.
+bool mayRunApart(const Flight &a, uint8_t colorA, const Flight &b,
+                 uint8_t colorB) {
+  if (!DSDEngine::isPlainMove(b.op) || colorA == colorB)
+    return false;
+  return (isSend(a) && isSend(b)) || touchApart(a.op, b.op);
+}
+
+} // namespace
+
+uint8_t Band::colorOfMove(const PE &pe, const Flight &flight) const {
+  const FabricMove &move = flight.op.getFabricMove();
+  const ProgramInfo &info = programOf(pe);
+  return endpointColor(move.endpoint,
+                       move.kind == FabricMove::Receive ? info.inputQueueColor
+                                                        : info.outputQueueColor,
+                       model.getDataTaskSource() ==
+                           target::DataTaskSource::InputQueue);
+}
+
+bool Band::mayStreamBeside(const PE &pe, unsigned ut) const {
+  const Flight &flight = *pe.microthreads[ut];
+  uint8_t color = colorOfMove(pe, flight);
+  for (uint8_t others = pe.getBusyMicrothreads() & ~bitOf(ut); others;
+       others &= others - 1) {
+    const Flight &other = *pe.microthreads[std::countr_zero(others)];
+    if (other.interactive &&
+        !mayRunApart(flight, color, other, colorOfMove(pe, other)))
+      return false;
+  }
+  return true;
+}
+
+void Band::tryStream(PE &pe, unsigned ut) {
+  Flight &flight = *pe.microthreads[ut];
+  const DSDOperation &op = flight.op;
+  if (!DSDEngine::isPlainMove(op) || op.getLength() - op.getElementsDone() < 2)
+    return;
+  uint8_t bit = bitOf(ut);
+  if (pe.blockedMicrothreads & bit)
+    return;
+  const FabricMove &move = op.getFabricMove();
+  uint8_t color = colorOfMove(pe, flight);
+  if (color >= 32 || findQueue(network, pe, color) == PE::NoQueue)
+    return;
+  bool send = move.kind == FabricMove::Send;
+  if (send) {
+    // The host's colors and a blocked queue take the turn's path.
+    if ((hostColors >> color & 1) ||
+        (pe.blockedOutputQueues >> move.endpoint.queue & 1))
+      return;
+  } else if (pe.controlColors >> color & 1) {
+    return; // a control wavelet may wait: the turn's to take
+  }
+  if (!mayStreamBeside(pe, ut))
+    return;
+  pe.streamedMicrothreads |= bit;
+  pe.streamColor[ut] = color;
+  if (send) {
+    pe.streamedSends |= bit;
+    ++liveSends;
+    if (!(pe.listedSends & bit)) {
+      pe.listedSends |= bit;
+      sendStreams.push_back(streamEntry(pe, ut));
+    }
+  } else {
+    uint32_t colorBit = uint32_t(1) << color;
+    pe.streamedColors |= colorBit;
+    if (pe.deliveredColors & colorBit) {
+      // Wavelets wait already: the stream owns the queue and takes one a
+      // cycle from the next on.
+      pe.deliveredColors &= ~colorBit;
+      pe.readyStreams |= bit;
+      readyReceives.push_back(streamEntry(pe, ut));
+    }
+  }
+  if (!pe.listedStreaming) {
+    pe.listedStreaming = true;
+    streamingPEs.push_back(static_cast<uint32_t>(&pe - pes.data()));
+  }
+}
+
+void Band::unstream(PE &pe, uint8_t threads) {
+  threads &= pe.streamedMicrothreads;
+  for (; threads; threads &= threads - 1) {
+    unsigned ut = unsigned(std::countr_zero(threads));
+    uint8_t bit = bitOf(ut);
+    pe.streamedMicrothreads &= uint8_t(~bit);
+    if (pe.streamedSends & bit) {
+      // The send acts in the PE's next turn (its list entry goes lazily).
+      pe.streamedSends &= uint8_t(~bit);
+      --liveSends;
+      wake(pe);
+      continue;
+    }
+    uint32_t color = pe.streamColor[ut];
+    pe.streamedColors &= ~(uint32_t(1) << color);
+    if (pe.readyStreams & bit) {
+      // The delivery the stream had not taken yet is the turn's, as if
+      // the stream had never been.
+      pe.readyStreams &= uint8_t(~bit);
+      pe.deliveredColors |= uint32_t(1) << color;
+      wake(pe);
+    }
+  }
+}
+
+void Band::onOperationBeside(PE &pe, unsigned ut) {
+  if (!pe.streamedMicrothreads || !pe.microthreads[ut]->interactive)
+    return;
+  const Flight &flight = *pe.microthreads[ut];
+  if (!DSDEngine::isPlainMove(flight.op)) {
+    unstream(pe, pe.streamedMicrothreads);
+    return;
+  }
+  uint8_t color = colorOfMove(pe, flight);
+  uint8_t conflicting = 0;
+  for (uint8_t threads = pe.streamedMicrothreads; threads;
+       threads &= threads - 1) {
+    unsigned other = unsigned(std::countr_zero(threads));
+    if (!mayRunApart(flight, color, *pe.microthreads[other],
+                     pe.streamColor[other]))
+      conflicting |= bitOf(other);
+  }
+  unstream(pe, conflicting);
+}
+
+bool Band::takeStreamDelivery(PE &pe, unsigned color, bool control) {
+  if (!(pe.streamedColors >> color & 1))
+    return false;
+  uint8_t receives = pe.streamedMicrothreads & ~pe.streamedSends;
+  unsigned ut = 0;
+  while (pe.streamColor[ut] != color || !(receives >> ut & 1))
+    ++ut; // the color's bit says one is there
+  uint8_t bit = bitOf(ut);
+  if (control) {
+    unstream(pe, bit); // the turn sees what a control wavelet does
+    return false;
+  }
+  if (!(pe.readyStreams & bit)) {
+    pe.readyStreams |= bit;
+    readyReceives.push_back(streamEntry(pe, ut));
+  }
+  return true;
+}
+
+bool Band::stepSendStream(PE &pe, unsigned ut) {
+  Flight &flight = *pe.microthreads[ut];
+  DSDOperation &op = flight.op;
+  const FabricMove &move = op.getFabricMove();
+  // The last element completes the operation: a turn's work. So is
+  // whatever a block changed.
+  if (op.getLength() - op.getElementsDone() < 2 ||
+      pe.state == MainState::Faulted || (pe.blockedMicrothreads >> ut & 1) ||
+      (pe.blockedOutputQueues >> move.endpoint.queue & 1))
+    return false;
+  uint8_t color = pe.streamColor[ut];
+  uint32_t queue = pe.deliveryQueue[color];
+  bool full = network.isInjectBufferFullAt(queue);
+  if (full && flight.blockedOn.valid)
+    return true; // Band::wouldBlockAgain: the turn would pass it by
+  uint32_t value, payload;
+  if (!DSDEngine::fetchPlainSend(op, pe.memory, value, payload))
+    return false; // the turn reports the fault
+  if (full || !network.injectAt(queue, Wavelet{payload, color, false, 0})) {
+    DSDEngine::holdPlainSend(op, value);
+    flight.blockedOn = {true, true, false, color, move.endpoint.queue};
+    return true;
+  }
+  DSDEngine::finishPlainSend(op);
+  flight.blockedOn = {};
+  ++carriedElements;
+  ++pe.counters.waveletsSent;
+  ++pe.counters.dsdElements;
+  progressed = true;
+  pe.dsdProgressCycle = cycle;
+  return true;
+}
+
+Band::StreamStep Band::stepReceiveStream(PE &pe, unsigned ut) {
+  Flight &flight = *pe.microthreads[ut];
+  DSDOperation &op = flight.op;
+  if (op.getLength() - op.getElementsDone() < 2 ||
+      pe.state == MainState::Faulted || (pe.blockedMicrothreads >> ut & 1))
+    return StreamStep::GiveBack;
+  uint8_t color = pe.streamColor[ut];
+  uint32_t queue = pe.deliveryQueue[color];
+  std::optional<Wavelet> head = network.peekDeliveryQueue(queue);
+  if (!head || head->control ||
+      !DSDEngine::receivePlainElement(op, pe.memory, head->payload))
+    return StreamStep::GiveBack; // the turn faults or finds what to do
+  bool nowEmpty = false;
+  network.dropDeliveryHead(queue, nowEmpty);
+  // What the PE's next turn would find, unless a wavelet comes first.
+  flight.blockedOn = {true, false, false, color,
+                      op.getFabricMove().endpoint.queue};
+  ++pe.counters.waveletsReceived;
+  ++pe.counters.dsdElements;
+  ++carriedElements;
+  progressed = true;
+  pe.dsdProgressCycle = cycle;
+  return nowEmpty ? StreamStep::Done : StreamStep::MoreWaiting;
+}
+
+void Band::runStreams() {
+  // Receives of wavelets delivered in the last step; one left waiting
+  // (the queue held more) is taken in the next cycle, as the turn would.
+  readyNow.swap(readyReceives);
+  for (uint32_t entry : readyNow) {
+    PE &pe = pes[entry >> 3];
+    unsigned ut = entry & 7;
+    uint8_t bit = bitOf(ut);
+    if (!(pe.readyStreams & bit))
+      continue; // given back since
+    switch (stepReceiveStream(pe, ut)) {
+    case StreamStep::Done:
+      pe.readyStreams &= uint8_t(~bit);
+      break;
+    case StreamStep::MoreWaiting:
+      readyReceives.push_back(entry);
+      break;
+    case StreamStep::GiveBack:
+      unstream(pe, bit);
+      break;
+    }
+  }
+  readyNow.clear();
+
+  size_t kept = 0;
+  for (uint32_t entry : sendStreams) {
+    PE &pe = pes[entry >> 3];
+    unsigned ut = entry & 7;
+    uint8_t bit = bitOf(ut);
+    if ((pe.streamedSends & bit) && stepSendStream(pe, ut)) {
+      sendStreams[kept++] = entry;
+      continue;
+    }
+    unstream(pe, bit);
+    pe.listedSends &= uint8_t(~bit);
+  }
+  sendStreams.resize(kept);
+}
+
+void Band::settleStreams() {
+  for (uint32_t index : streamingPEs) {
+    PE &pe = pes[index];
+    unstream(pe, pe.streamedMicrothreads);
+    pe.listedStreaming = false;
+    pe.listedSends = 0;
+  }
+  streamingPEs.clear();
+  sendStreams.clear();
+  readyReceives.clear();
+}

@@ -1,0 +1,338 @@
+//===- TransferStreamTest.cpp - transfers carried between turns -----------===//
+//
+// docs/Emulator.md "Transfers between turns": a band carries a plain
+// asynchronous move between memory and the fabric one element a cycle
+// without the PE's turns. Each program below runs with and without that
+// (EmulatorOptions::carryTransfers) and must give the same run to the
+// cycle: status, clock, every PE's counters and memory. Each also checks
+// the values moved, and that the band did carry elements (or, where its
+// operations may not run apart, that it did not).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestMachine.h"
+
+using namespace machinetest;
+
+namespace {
+
+constexpr unsigned Rows = 16, Stride = 4;
+/// A program has one data segment: a block, then two words of a row.
+constexpr uint16_t Block = 0x2800, Row = Block + 4 * Rows * Stride;
+constexpr uint16_t Target = 0x2A00;
+
+/// `dsr.mem1d` of `extent` words from `base`, word `offset`, every
+/// `stride` words.
+Program &strided(Program &p, Operand dsr, uint16_t base, uint16_t extent,
+                 int offset, int stride) {
+  return p.emit(Opcode::DsrMem1d, {dsr, Imm(32), Imm(base), Imm(extent),
+                                   Imm(offset), Imm(stride), Imm(0)});
+}
+
+/// Starts the time-stamp counter; tasks 11 to 13 log it and end.
+Program &timedTasks(Program &p) {
+  for (unsigned task = 11; task <= 13; ++task) {
+    p.label("t" + std::to_string(task)).cfgGet(2, TscLowWord).log(2).texit();
+    p.task(TaskKind::Local, task, "t" + std::to_string(task));
+  }
+  return p;
+}
+
+/// A block of Rows rows of Stride words: the edge column (word 0 of each
+/// row) holds `first`, first + 1, ...; the halo column (word 1) receives;
+/// words 2 and 3 are padding.
+std::vector<uint32_t> blockWords(uint32_t first) {
+  std::vector<uint32_t> words(Rows * Stride, 0);
+  for (unsigned r = 0; r < Rows; ++r)
+    words[r * Stride] = first + r;
+  return words;
+}
+
+/// (0, 0) and (1, 0) swap edge columns into each other's halo column, on
+/// colors 1 (east) and 2 (west), each send and receive on its own
+/// microthread; (0, 0) also sends two words of Row on color 3, which
+/// (1, 0) receives into the padding of its block's row 5, between the
+/// elements of both columns. `waitFirst`
+/// nops delay (1, 0)'s receives, so wavelets wait in its queues first.
+Fabric exchange(unsigned waitFirst = 0) {
+  Program left("left");
+  std::vector<uint32_t> words = blockWords(100);
+  words.insert(words.end(), {7, 8});
+  left.data(Block, words);
+  left.label("t10").movi(1, 1).cfgSet(TscControlWord, 1);
+  strided(left, Src0(0), Block, Rows, 0, Stride)
+      .fabout(Dest(0), Rows, 1, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)},
+            opts().async().ut(0).activate(11))
+      .fabin(Src0(1), Rows, 2, 2);
+  strided(left, Dest(1), Block, Rows, 1, Stride)
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)},
+            opts().async().ut(1).activate(12))
+      .mem1d(Src0(2), 32, Row, 2)
+      .fabout(Dest(2), 2, 3, 3)
+      .emit(Opcode::Mov32V, {Dest(2), Src0(2)},
+            opts().async().ut(2).activate(13))
+      .texit();
+  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  timedTasks(left);
+
+  Program right("right");
+  right.data(Block, blockWords(200));
+  right.label("t10").movi(1, 1).cfgSet(TscControlWord, 1);
+  for (unsigned i = 0; i < waitFirst; ++i)
+    right.emit(Opcode::Nop);
+  strided(right, Src0(0), Block, Rows, 0, Stride)
+      .fabout(Dest(0), Rows, 2, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)},
+            opts().async().ut(0).activate(11))
+      .fabin(Src0(1), Rows, 1, 2);
+  strided(right, Dest(1), Block, Rows, 1, Stride)
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)},
+            opts().async().ut(1).activate(12))
+      .fabin(Src0(2), 2, 3, 3)
+      .mem1d(Dest(2), 32, Block + 4 * (5 * Stride + 2), 2)
+      .emit(Opcode::Mov32V, {Dest(2), Src0(2)},
+            opts().async().ut(2).activate(13))
+      .texit();
+  right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  timedTasks(right);
+
+  Fabric f(2, 1);
+  f.place(0, 0, left).place(1, 0, right);
+  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
+  f.route(1, 0, 2, Ramp, W).route(0, 0, 2, E, Ramp);
+  f.route(0, 0, 3, Ramp, E).route(1, 0, 3, W, Ramp);
+  return f;
+}
+
+/// What a run leaves: everything the two modes must agree on.
+struct Outcome {
+  RunStatus status = RunStatus::Idle;
+  uint64_t cycle = 0;
+  std::vector<PECounters> counters;
+  std::vector<std::vector<uint8_t>> memories;
+  std::string fault, deadlock;
+  uint64_t carried = 0;
+};
+
+/// Runs `fabric` (width x 1) to the end; with `steps`, first that many
+/// single steps (each lets the host look between cycles).
+Outcome runOnce(const Fabric &fabric, unsigned width, bool carry,
+                unsigned steps = 0) {
+  EmulatorOptions options;
+  options.carryTransfers = carry;
+  Machine m(fabric, options);
+  for (unsigned i = 0; i < steps; ++i)
+    REQUIRE(m.emu.step());
+  Outcome o;
+  o.status = m.run().status;
+  o.cycle = m.emu.getCycle();
+  for (unsigned x = 0; x < width; ++x) {
+    o.counters.push_back(m.emu.getCounters(x, 0));
+    o.memories.push_back(m.memory(x, 0));
+  }
+  o.fault = m.fault();
+  if (o.status == RunStatus::Stalled)
+    o.deadlock = m.deadlock();
+  o.carried = m.emu.getCarriedElements();
+  return o;
+}
+
+/// Both modes give the same run; returns the carried one.
+Outcome runBoth(const Fabric &fabric, unsigned width) {
+  Outcome turns = runOnce(fabric, width, false);
+  Outcome carried = runOnce(fabric, width, true);
+  CHECK(turns.carried == 0);
+  CHECK(carried.status == turns.status);
+  CHECK(carried.cycle == turns.cycle);
+  CHECK(carried.counters == turns.counters);
+  CHECK(carried.memories == turns.memories);
+  CHECK(carried.fault == turns.fault);
+  CHECK(carried.deadlock == turns.deadlock);
+  return carried;
+}
+
+uint32_t wordAt(const std::vector<uint8_t> &memory, uint32_t address) {
+  uint32_t value = 0;
+  for (unsigned i = 0; i < 4; ++i)
+    value |= uint32_t(memory[address + i]) << (8 * i);
+  return value;
+}
+
+/// The halo column of a block.
+std::vector<uint32_t> halo(const std::vector<uint8_t> &memory) {
+  std::vector<uint32_t> words;
+  for (unsigned r = 0; r < Rows; ++r)
+    words.push_back(wordAt(memory, Block + 4 * (r * Stride + 1)));
+  return words;
+}
+
+std::vector<uint32_t> counting(uint32_t first, unsigned count) {
+  std::vector<uint32_t> words;
+  for (unsigned i = 0; i < count; ++i)
+    words.push_back(first + i);
+  return words;
+}
+
+} // namespace
+
+TEST_CASE("edge columns swapped between turns arrive as in turns") {
+  Outcome o = runBoth(exchange(), 2);
+  REQUIRE(o.status == RunStatus::Idle);
+  CHECK(halo(o.memories[0]) == counting(200, Rows));
+  CHECK(halo(o.memories[1]) == counting(100, Rows));
+  CHECK(wordAt(o.memories[1], Block + 4 * (5 * Stride + 2)) == 7);
+  CHECK(wordAt(o.memories[1], Block + 4 * (5 * Stride + 3)) == 8);
+  // A move's last element is a turn's (it completes the operation), and
+  // so is a send's first; a receive's first is carried when its first
+  // turn found nothing delivered yet. The two-word row has no element to
+  // carry.
+  CHECK(o.carried >= 4 * (Rows - 2));
+  CHECK(o.carried <= 2 * (Rows - 2) + 2 * (Rows - 1));
+}
+
+TEST_CASE("a receive whose wavelets wait already is carried from its "
+          "second element") {
+  Outcome o = runBoth(exchange(40), 2);
+  REQUIRE(o.status == RunStatus::Idle);
+  CHECK(halo(o.memories[0]) == counting(200, Rows));
+  CHECK(halo(o.memories[1]) == counting(100, Rows));
+  // (1, 0) starts its moves 40 cycles late: (0, 0)'s column waits in its
+  // queue, so its turn takes the first element and the band the next 14;
+  // (0, 0)'s receive found nothing at first and is carried from its first
+  // element (15). Both sends: 14 each.
+  CHECK(o.carried == 14 + 15 + 2 * 14);
+}
+
+TEST_CASE("a run stopped and resumed between cycles carries the same") {
+  Outcome whole = runOnce(exchange(), 2, true);
+  for (unsigned steps : {3u, 9u, 14u}) {
+    Outcome stepped = runOnce(exchange(), 2, true, steps);
+    CHECK(stepped.cycle == whole.cycle);
+    CHECK(stepped.counters == whole.counters);
+    CHECK(stepped.memories == whole.memories);
+  }
+}
+
+TEST_CASE("a microthread blocked while carried waits as in turns") {
+  // (1, 0) blocks its column receive's microthread a few cycles in and
+  // unblocks it later: the wavelets wait in the queue meanwhile.
+  Program left("left");
+  left.data(Block, blockWords(100));
+  left.label("t10");
+  strided(left, Src0(0), Block, Rows, 0, Stride)
+      .fabout(Dest(0), Rows, 1, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
+      .texit();
+  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+
+  Program right("right");
+  right.label("t10").fabin(Src0(1), Rows, 1, 2);
+  strided(right, Dest(1), Block, Rows, 1, Stride)
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)},
+            opts().async().ut(1).activate(11));
+  for (unsigned i = 0; i < 6; ++i)
+    right.emit(Opcode::Nop);
+  right.block(BlockSpace::UT, 1);
+  for (unsigned i = 0; i < 10; ++i)
+    right.emit(Opcode::Nop);
+  right.unblock(BlockSpace::UT, 1).texit();
+  right.label("t11").cfgGet(2, TscLowWord).log(2).texit();
+  right.task(TaskKind::Local, 10, "t10").task(TaskKind::Local, 11, "t11");
+  right.activateAtStart(10);
+
+  Fabric f(2, 1);
+  f.place(0, 0, left).place(1, 0, right);
+  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
+  Outcome o = runBoth(f, 2);
+  REQUIRE(o.status == RunStatus::Idle);
+  CHECK(halo(o.memories[1]) == counting(100, Rows));
+  CHECK(o.carried > 0);
+}
+
+TEST_CASE("a control wavelet among a carried receive's data goes to the "
+          "turn") {
+  // (0, 0) sends four words, a control wavelet for no task (entry point
+  // 31, which a receive drops), then four more, all on color 1; (1, 0)
+  // receives eight words.
+  Program left("left");
+  std::vector<uint32_t> words = counting(1, 8);
+  words.push_back(controlPayload(31, 0)); // at Block + 32
+  left.data(Block, words);
+  left.label("t10")
+      .mem1d(Src0(0), 32, Block, 4)
+      .fabout(Dest(0), 4, 1, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
+      .mem1d(Src0(1), 32, Block + 32, 1)
+      .fabout(Dest(1), 1, 1, 1, /*control=*/true)
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)})
+      .mem1d(Src0(0), 32, Block + 16, 4)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
+      .texit();
+  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+
+  Program right("right");
+  right.label("t10")
+      .fabin(Src0(0), 8, 1, 2)
+      .mem1d(Dest(0), 32, Target, 8)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)}, opts().async().ut(3))
+      .texit();
+  right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+
+  Fabric f(2, 1);
+  f.place(0, 0, left).place(1, 0, right);
+  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
+  Outcome o = runBoth(f, 2);
+  REQUIRE(o.status == RunStatus::Idle);
+  std::vector<uint32_t> received;
+  for (unsigned i = 0; i < 8; ++i)
+    received.push_back(wordAt(o.memories[1], Target + 4 * i));
+  CHECK(received == counting(1, 8));
+  CHECK(o.carried > 0);
+}
+
+TEST_CASE("moves of one PE that touch the same memory stay in turns") {
+  // (1, 0) sends its edge column west and, a cycle later, receives the
+  // east column into the same column one row down: in each cycle the
+  // receive writes the row the send reads, and the send, on microthread
+  // 0, goes first. (0, 0) receives on its main thread, never carried.
+  Program left("left");
+  left.data(Block, blockWords(100));
+  left.label("t10");
+  strided(left, Src0(0), Block, Rows, 0, Stride)
+      .fabout(Dest(0), Rows, 1, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)}, opts().async().ut(0))
+      .fabin(Src0(1), Rows, 2, 2);
+  strided(left, Dest(1), Block, Rows, 1, Stride)
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)})
+      .texit();
+  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+
+  Program right("right");
+  right.data(Block, blockWords(200));
+  right.label("t10").fabin(Src0(1), Rows, 1, 2);
+  strided(right, Dest(1), Block + 4 * Stride, Rows, 0, Stride);
+  for (unsigned i = 0; i < 8; ++i)
+    right.emit(Opcode::Nop); // the east column waits in the queue
+  strided(right, Src0(0), Block, Rows, 0, Stride)
+      .fabout(Dest(0), Rows, 2, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)}, opts().async().ut(0))
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)}, opts().async().ut(1))
+      .texit();
+  right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+
+  Fabric f(2, 1);
+  f.place(0, 0, left).place(1, 0, right);
+  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
+  f.route(1, 0, 2, Ramp, W).route(0, 0, 2, E, Ramp);
+  Outcome o = runBoth(f, 2);
+  REQUIRE(o.status == RunStatus::Idle);
+  // Only (0, 0)'s send is carried, all but its first and last elements.
+  CHECK(o.carried == Rows - 2);
+  // Every row went west before the east column overwrote it.
+  CHECK(halo(o.memories[0]) == counting(200, Rows));
+  std::vector<uint32_t> shifted;
+  for (unsigned r = 1; r <= Rows; ++r)
+    shifted.push_back(wordAt(o.memories[1], Block + 4 * r * Stride));
+  CHECK(shifted == counting(100, Rows));
+}
