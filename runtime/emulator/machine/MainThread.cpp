@@ -132,11 +132,12 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
         emulator::run(pe.ce, pe.memory, info.code, ScalarBatch, trap, &port);
     steps = batch.steps;
     // A prebuilt DSR builder changes only this PE's DSRs, which nothing
-    // reads before the next operation starts (in a later turn) unless a
-    // microthread's operation writes its address back: with none busy it
-    // joins the batch, one cycle like a scalar instruction.
-    while (batch.result == StepResult::NotScalar && steps < ScalarBatch &&
-           !pe.hasBusyMicrothread()) {
+    // reads before the main thread's next operation starts (in a later
+    // turn). An operation completing meanwhile writes its address back only
+    // to a DSR still equal to its copy, which a rebuilt one never is (a
+    // builder clears save-address), so either order leaves the builder's
+    // descriptor: it joins the batch, one cycle like a scalar instruction.
+    while (batch.result == StepResult::NotScalar && steps < ScalarBatch) {
       const DecodedInst *decoded = info.code.lookup(pe.ce.pc);
       const PrebuiltDSR *built =
           decoded ? info.findPrebuilt(*decoded) : nullptr;

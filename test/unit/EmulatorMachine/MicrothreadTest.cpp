@@ -84,6 +84,60 @@ TEST_CASE("a second operation on a busy microthread makes the main thread "
   CHECK(m.emu.getCounters().dsdElements == 128);
 }
 
+TEST_CASE("a DSR rebuilt beside a microthread's receive keeps the new "
+          "descriptor, wherever the builder's cycle falls") {
+  // (1, 0) receives four words on microthread 0 into a save-address
+  // destination, which its last element (some 40 cycles on, when (0, 0)
+  // sends) moves 16 bytes on; it rebuilds that destination before then,
+  // after then, or not at all, waits, and copies four words through it.
+  // The rebuild is a prebuilt builder, which runs in a scalar batch ahead
+  // of its cycle (after then: 40 nops into a batch that starts long
+  // before): in cycle order it wins over the write-back either way, and
+  // so it must ahead of it.
+  enum { Before, After, Never };
+  int rebuild = GENERATE(Before, After, Never);
+  Program sender("send");
+  sender.data(Source, {1, 2, 3, 4});
+  sender.label("t10");
+  for (unsigned i = 0; i < 30; ++i)
+    sender.emit(Opcode::Nop);
+  sender.mem1d(Src0(0), 32, Source, 4)
+      .fabout(Dest(0), 4, 3, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
+      .texit();
+  sender.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+
+  Program receiver("recv");
+  receiver.data(Source, {7, 8, 9, 10});
+  receiver.label("t10")
+      .fabin(Src0(1), 4, 3, 1)
+      .mem1d(Dest(0), 32, Target, 4)
+      .emit(Opcode::DsrSaveAddress, {Dest(0)})
+      .emit(Opcode::Mov32V, {Dest(0), Src0(1)}, opts().async().ut(0));
+  if (rebuild == Before)
+    receiver.mem1d(Dest(0), 32, Target + 0x40, 4);
+  for (unsigned i = 0; i < 40; ++i)
+    receiver.emit(Opcode::Nop);
+  if (rebuild == After)
+    receiver.mem1d(Dest(0), 32, Target + 0x40, 4);
+  for (unsigned i = 0; i < 20; ++i)
+    receiver.emit(Opcode::Nop);
+  receiver.mem1d(Src0(0), 32, Source, 4)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
+      .texit();
+  receiver.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+
+  Fabric f(2, 1);
+  f.place(0, 0, sender).place(1, 0, receiver);
+  f.route(0, 0, 3, Ramp, E).route(1, 0, 3, W, Ramp);
+  Machine m(f);
+  REQUIRE(m.run().status == RunStatus::Idle);
+  CHECK(m.read32s(1, 0, Target, 4) == std::vector<uint32_t>{1, 2, 3, 4});
+  // Where the last copy went says which descriptor it used.
+  uint16_t copied = rebuild == Never ? Target + 16 : Target + 0x40;
+  CHECK(m.read32s(1, 0, copied, 4) == std::vector<uint32_t>{7, 8, 9, 10});
+}
+
 TEST_CASE("activate and unblock options fire when the operation completes") {
   // Task 10 ends at once; tasks 11 and 12 (activated, blocked) log the time
   // they start at.
