@@ -291,8 +291,8 @@ Progress Emulator::State::getProgress() const {
     const Band &band = *bands[i];
     // Called twice a second at most: a pass over the PEs is affordable.
     for (const PE &pe : band.pes)
-      progress.activePEs += pe.awake || pe.timerAt != 0 || pe.streamedSends ||
-                            pe.readyStreams;
+      progress.activePEs +=
+          pe.awake || pe.timerAt != 0 || pe.streamedSends || pe.readyStreams;
     progress.waveletsInFlight += band.network.getWaveletsInFlight() +
                                  band.network.getWaveletsAwaitingCE();
     // Wavelets that crossed into the band in the last cycle wait in the
@@ -348,8 +348,8 @@ void Emulator::State::refreshSummary() const {
     const Band &band = *bands[i];
     local.fault |= band.fault.has_value();
     local.canSkip &= band.awake.empty() && !band.hasStreamWork() &&
-                     band.network.isIdle() &&
-                     outboxNorth[i].empty() && outboxSouth[i].empty();
+                     band.network.isIdle() && outboxNorth[i].empty() &&
+                     outboxSouth[i].empty();
     local.timers |= !band.timers.empty();
     local.progressed |= band.progressed;
     if (local.canSkip) // read only when every band can skip

@@ -88,16 +88,16 @@ public:
   FlightArena flights;
   /// Operation starts that PEs with the same DSRs and registers copy.
   StartTemplates startTemplates;
-  /// Transfers carried between turns (Streams.cpp), each named by
-  /// streamEntry: the sends (the list keeps given-back ones until the
-  /// next cycle drops them), and the receives with a wavelet delivered in
-  /// the last step (readyNow: runStreams' scratch).
-  std::vector<uint32_t> sendStreams, readyReceives, readyNow;
-  /// PEs that had a streamed transfer since settleStreams last ran.
-  std::vector<uint32_t> streamingPEs;
-  /// Sends streamed now (sendStreams may name more).
-  size_t liveSends = 0;
-  /// Off while tracing or recording: their events come from turns.
+  /// Transfers carried between turns (Streams.cpp): the PEs with a
+  /// carried send or a delivery for a carried receive, each once
+  /// (streamPEsNow: runStreams' scratch), and every PE that has had a
+  /// carried transfer since settleStreams last ran.
+  std::vector<uint32_t> streamPEs, streamPEsNow, streamingPEs;
+  /// Carried sends, and carried receives with a delivery to take.
+  size_t liveSends = 0, readyReceives = 0;
+  /// Tracing or recording, whose events come from turns as they happen.
+  bool watched = false;
+  /// Off while watched.
   bool streamsEnabled = false;
   /// Elements the streams moved (Emulator::getCarriedElements).
   uint64_t carriedElements = 0;
@@ -232,14 +232,16 @@ public:
   void complete(PE &pe, Flight &flight);
 
   // Streams.cpp
-  uint32_t streamEntry(const PE &pe, unsigned ut) const {
-    return static_cast<uint32_t>(&pe - pes.data()) << 3 | ut;
+  /// Puts the PE on streamPEs if it is not there.
+  void listStreamPE(PE &pe) {
+    if (!pe.streamListed) {
+      pe.streamListed = true;
+      streamPEs.push_back(static_cast<uint32_t>(&pe - pes.data()));
+    }
   }
   /// Streamed transfers have work in the next cycle: the PEs would have
   /// been awake.
-  bool hasStreamWork() const {
-    return liveSends != 0 || !readyReceives.empty();
-  }
+  bool hasStreamWork() const { return liveSends != 0 || readyReceives != 0; }
   /// The color a plain move's wavelets go on or come from.
   uint8_t colorOfMove(const PE &pe, const Flight &flight) const;
   /// Microthread `ut`'s plain move may run apart from the PE's other
@@ -265,6 +267,9 @@ public:
   bool stepSendStream(PE &pe, unsigned ut);
   StreamStep stepReceiveStream(PE &pe, unsigned ut);
   void runStreams();
+  /// Fetches what the carried transfers of streamPEsNow's PEs read, a
+  /// few PEs after the i-th.
+  void prefetchStreams(size_t i);
   /// Every transfer back to the turns, as if none had been carried:
   /// before the host looks.
   void settleStreams();

@@ -196,14 +196,13 @@ struct alignas(64) PE {
   /// Round-robin mode: the task slot picked last.
   uint8_t lastPicked = NumTaskSlots - 1;
   /// Microthreads whose transfer the band carries between turns
-  /// (Streams.cpp): turns pass them by. Of those, the sends, the sends
-  /// the band's send list names (it drops the others lazily), and the
+  /// (Streams.cpp): turns pass them by. Of those, the sends, and the
   /// receives with a wavelet delivered in the last step.
   uint8_t streamedMicrothreads = 0;
   uint8_t streamedSends = 0;
-  uint8_t listedSends = 0;
   uint8_t readyStreams = 0;
-  /// On its band's streamingPEs.
+  /// On its band's streamPEs, and on its streamingPEs.
+  bool streamListed = false;
   bool listedStreaming = false;
   /// Bit u of entry p: microthread u holds an operation of priority p
   /// (pe::Priority's value), so a turn orders them without reading them.

@@ -150,8 +150,8 @@ static void prefetchFlight(const Flight *flight, size_t bytes) {
 static void prefetchFlights(const Network &network, const PE &pe) {
   pe.memory.prefetchPageTable(); // for prefetchElements
   prefetchFlight(pe.operation.get(), 512);
-  for (uint8_t threads = pe.getBusyMicrothreads() & ~pe.streamedMicrothreads;
-       threads; threads &= threads - 1)
+  for (uint8_t threads = pe.getBusyMicrothreads(); threads;
+       threads &= threads - 1)
     prefetchFlight(pe.microthreads[std::countr_zero(threads)].get(), 64);
   network.prefetchQueues(pe.deliveryQueue.data(),
                          pe.knownQueues & (pe.deliveredColors | pe.sendColors));
@@ -184,7 +184,7 @@ void Band::runPEs() {
   }
   // Streamed transfers act first; those they give back wake their PEs
   // for this cycle's turn.
-  if (!sendStreams.empty() || !readyReceives.empty())
+  if (!streamPEs.empty())
     runStreams();
   // The turn list and the awake list trade buffers each cycle, so neither
   // allocates once both have grown.

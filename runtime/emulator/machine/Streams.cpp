@@ -147,10 +147,7 @@ void Band::tryStream(PE &pe, unsigned ut) {
   if (send) {
     pe.streamedSends |= bit;
     ++liveSends;
-    if (!(pe.listedSends & bit)) {
-      pe.listedSends |= bit;
-      sendStreams.push_back(streamEntry(pe, ut));
-    }
+    listStreamPE(pe);
   } else {
     uint32_t colorBit = uint32_t(1) << color;
     pe.streamedColors |= colorBit;
@@ -159,7 +156,8 @@ void Band::tryStream(PE &pe, unsigned ut) {
       // cycle from the next on.
       pe.deliveredColors &= ~colorBit;
       pe.readyStreams |= bit;
-      readyReceives.push_back(streamEntry(pe, ut));
+      ++readyReceives;
+      listStreamPE(pe);
     }
   }
   if (!pe.listedStreaming) {
@@ -175,7 +173,7 @@ void Band::unstream(PE &pe, uint8_t threads) {
     uint8_t bit = bitOf(ut);
     pe.streamedMicrothreads &= uint8_t(~bit);
     if (pe.streamedSends & bit) {
-      // The send acts in the PE's next turn (its list entry goes lazily).
+      // The send acts in the PE's next turn.
       pe.streamedSends &= uint8_t(~bit);
       --liveSends;
       wake(pe);
@@ -187,6 +185,7 @@ void Band::unstream(PE &pe, uint8_t threads) {
       // The delivery the stream had not taken yet is the turn's, as if
       // the stream had never been.
       pe.readyStreams &= uint8_t(~bit);
+      --readyReceives;
       pe.deliveredColors |= uint32_t(1) << color;
       wake(pe);
     }
@@ -227,7 +226,8 @@ bool Band::takeStreamDelivery(PE &pe, unsigned color, bool control) {
   }
   if (!(pe.readyStreams & bit)) {
     pe.readyStreams |= bit;
-    readyReceives.push_back(streamEntry(pe, ut));
+    ++readyReceives;
+    listStreamPE(pe);
   }
   return true;
 }
@@ -290,43 +290,106 @@ Band::StreamStep Band::stepReceiveStream(PE &pe, unsigned ut) {
   return nowEmpty ? StreamStep::Done : StreamStep::MoreWaiting;
 }
 
-void Band::runStreams() {
-  // Receives of wavelets delivered in the last step; one left waiting
-  // (the queue held more) is taken in the next cycle, as the turn would.
-  readyNow.swap(readyReceives);
-  for (uint32_t entry : readyNow) {
-    PE &pe = pes[entry >> 3];
-    unsigned ut = entry & 7;
-    uint8_t bit = bitOf(ut);
-    if (!(pe.readyStreams & bit))
-      continue; // given back since
-    switch (stepReceiveStream(pe, ut)) {
-    case StreamStep::Done:
-      pe.readyStreams &= uint8_t(~bit);
-      break;
-    case StreamStep::MoreWaiting:
-      readyReceives.push_back(entry);
-      break;
-    case StreamStep::GiveBack:
-      unstream(pe, bit);
-      break;
-    }
-  }
-  readyNow.clear();
+namespace {
+/// What the carried transfers of a PE read, fetched ahead in three stages
+/// as Band::runPEs does for turns: a large fabric's PEs are far apart in
+/// memory, and each is visited once a cycle.
+constexpr size_t PEAhead = 8, FlightAhead = 4, ElementAhead = 2;
+/// PEs with carried transfers from which a cycle fetches ahead: fewer
+/// PEs' lines stay in the caches, and fetching would only cost
+/// instructions.
+constexpr size_t PrefetchFromPEs = 256;
 
-  size_t kept = 0;
-  for (uint32_t entry : sendStreams) {
-    PE &pe = pes[entry >> 3];
-    unsigned ut = entry & 7;
-    uint8_t bit = bitOf(ut);
-    if ((pe.streamedSends & bit) && stepSendStream(pe, ut)) {
-      sendStreams[kept++] = entry;
-      continue;
-    }
-    unstream(pe, bit);
-    pe.listedSends &= uint8_t(~bit);
+uint8_t streamsWithWork(const PE &pe) {
+  return pe.streamedSends | pe.readyStreams;
+}
+uint32_t colorsOf(const PE &pe, uint8_t threads) {
+  uint32_t colors = 0;
+  for (; threads; threads &= threads - 1)
+    colors |= uint32_t(1) << pe.streamColor[std::countr_zero(threads)];
+  return colors;
+}
+
+void prefetchStreamPE(const PE &pe) {
+  // Every line of the PE a step reads: flags and masks, the colors, the
+  // operations, the counters, the queues' numbers and the memory's page
+  // owners and pointers.
+  __builtin_prefetch(&pe);
+  __builtin_prefetch(&pe.streamColor);
+  __builtin_prefetch(&pe.microthreads);
+  __builtin_prefetch(&pe.counters);
+  __builtin_prefetch(&pe.deliveryQueue[0]);
+  __builtin_prefetch(&pe.deliveryQueue[16]);
+  const char *memory = reinterpret_cast<const char *>(&pe.memory);
+  for (size_t offset = 0; offset < sizeof(PEMemory); offset += 64)
+    __builtin_prefetch(memory + offset);
+}
+void prefetchStreamFlights(const Network &network, const PE &pe) {
+  uint8_t threads = streamsWithWork(pe);
+  for (uint8_t rest = threads; rest; rest &= rest - 1)
+    __builtin_prefetch(pe.microthreads[std::countr_zero(rest)].get());
+  pe.memory.prefetchPageTable();
+  network.prefetchQueues(pe.deliveryQueue.data(), colorsOf(pe, threads));
+}
+void prefetchStreamElements(const Network &network, const PE &pe) {
+  uint8_t threads = streamsWithWork(pe);
+  for (uint8_t rest = threads; rest; rest &= rest - 1) {
+    int64_t address =
+        pe.microthreads[std::countr_zero(rest)]->op.getFabricMoveAddress();
+    if (address >= 0)
+      pe.memory.prefetch(static_cast<uint32_t>(address));
   }
-  sendStreams.resize(kept);
+  network.prefetchDeliveryHeads(pe.deliveryQueue.data(),
+                                colorsOf(pe, pe.readyStreams));
+}
+} // namespace
+
+void Band::prefetchStreams(size_t i) {
+  size_t count = streamPEsNow.size();
+  if (i + PEAhead < count)
+    prefetchStreamPE(pes[streamPEsNow[i + PEAhead]]);
+  if (i + FlightAhead < count)
+    prefetchStreamFlights(network, pes[streamPEsNow[i + FlightAhead]]);
+  if (i + ElementAhead < count)
+    prefetchStreamElements(network, pes[streamPEsNow[i + ElementAhead]]);
+}
+
+void Band::runStreams() {
+  // PE by PE, so that a PE's lines are read once for all its transfers:
+  // receives of wavelets delivered in the last step (one left waiting,
+  // when the queue held more, is taken in the next cycle, as the turn
+  // would), then sends.
+  streamPEsNow.swap(streamPEs);
+  bool fetchAhead = streamPEsNow.size() >= PrefetchFromPEs;
+  for (size_t i = 0; i < streamPEsNow.size(); ++i) {
+    if (fetchAhead)
+      prefetchStreams(i);
+    PE &pe = pes[streamPEsNow[i]];
+    for (uint8_t ready = pe.readyStreams; ready; ready &= ready - 1) {
+      unsigned ut = unsigned(std::countr_zero(ready));
+      switch (stepReceiveStream(pe, ut)) {
+      case StreamStep::Done:
+        pe.readyStreams &= uint8_t(~bitOf(ut));
+        --readyReceives;
+        break;
+      case StreamStep::MoreWaiting:
+        break;
+      case StreamStep::GiveBack:
+        unstream(pe, bitOf(ut));
+        break;
+      }
+    }
+    for (uint8_t sends = pe.streamedSends; sends; sends &= sends - 1) {
+      unsigned ut = unsigned(std::countr_zero(sends));
+      if (!stepSendStream(pe, ut))
+        unstream(pe, bitOf(ut));
+    }
+    if (streamsWithWork(pe))
+      streamPEs.push_back(streamPEsNow[i]);
+    else
+      pe.streamListed = false;
+  }
+  streamPEsNow.clear();
 }
 
 void Band::settleStreams() {
@@ -334,9 +397,8 @@ void Band::settleStreams() {
     PE &pe = pes[index];
     unstream(pe, pe.streamedMicrothreads);
     pe.listedStreaming = false;
-    pe.listedSends = 0;
+    pe.streamListed = false;
   }
   streamingPEs.clear();
-  sendStreams.clear();
-  readyReceives.clear();
+  streamPEs.clear();
 }
