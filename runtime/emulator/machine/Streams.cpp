@@ -173,10 +173,12 @@ void Band::unstream(PE &pe, uint8_t threads) {
     uint8_t bit = bitOf(ut);
     pe.streamedMicrothreads &= uint8_t(~bit);
     if (pe.streamedSends & bit) {
-      // The send acts in the PE's next turn.
+      // The send acts in the PE's next turn, unless its microthread is
+      // blocked: then the turn would leave it alone, and the PE may sleep.
       pe.streamedSends &= uint8_t(~bit);
       --liveSends;
-      wake(pe);
+      if (!(pe.blockedMicrothreads & bit))
+        wake(pe);
       continue;
     }
     uint32_t color = pe.streamColor[ut];
@@ -217,8 +219,11 @@ bool Band::takeStreamDelivery(PE &pe, unsigned color, bool control) {
     return false;
   uint8_t receives = pe.streamedMicrothreads & ~pe.streamedSends;
   unsigned ut = 0;
-  while (pe.streamColor[ut] != color || !(receives >> ut & 1))
+  while (ut < pe.streamColor.size() &&
+         (pe.streamColor[ut] != color || !(receives >> ut & 1)))
     ++ut; // the color's bit says one is there
+  if (ut == pe.streamColor.size())
+    return false;
   uint8_t bit = bitOf(ut);
   if (control) {
     unstream(pe, bit); // the turn sees what a control wavelet does
