@@ -31,6 +31,21 @@ Program &enableTsc(Program &p) {
 /// Logs the low word of the time-stamp counter (1 + LogCycles).
 Program &logTime(Program &p) { return p.cfgGet(2, TscLowWord).log(2); }
 
+/// Sends 1, 2, 3, 4 on color 3 after `idle` nops.
+Program delayedSender(unsigned idle) {
+  Program sender("send");
+  sender.data(Source, {1, 2, 3, 4});
+  sender.label("t10");
+  for (unsigned i = 0; i < idle; ++i)
+    sender.emit(Opcode::Nop);
+  sender.mem1d(Src0(0), 32, Source, 4)
+      .fabout(Dest(0), 4, 3, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
+      .texit();
+  sender.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  return sender;
+}
+
 } // namespace
 
 TEST_CASE("an asynchronous operation runs while the main thread goes on") {
@@ -96,16 +111,7 @@ TEST_CASE("a DSR rebuilt beside a microthread's receive keeps the new "
   // so it must ahead of it.
   enum { Before, After, Never };
   int rebuild = GENERATE(Before, After, Never);
-  Program sender("send");
-  sender.data(Source, {1, 2, 3, 4});
-  sender.label("t10");
-  for (unsigned i = 0; i < 30; ++i)
-    sender.emit(Opcode::Nop);
-  sender.mem1d(Src0(0), 32, Source, 4)
-      .fabout(Dest(0), 4, 3, 1)
-      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
-      .texit();
-  sender.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  Program sender = delayedSender(30);
 
   Program receiver("recv");
   receiver.data(Source, {7, 8, 9, 10});
@@ -204,16 +210,7 @@ struct RaceResult {
 };
 RaceResult race(unsigned utA, pe::Priority priorityA, unsigned utB,
                 pe::Priority priorityB) {
-  Program sender("send");
-  sender.data(Source, {1, 2, 3, 4});
-  sender.label("t10");
-  for (unsigned i = 0; i < 6; ++i)
-    sender.emit(Opcode::Nop);
-  sender.mem1d(Src0(0), 32, Source, 4)
-      .fabout(Dest(0), 4, 3, 1)
-      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
-      .texit();
-  sender.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  Program sender = delayedSender(6);
 
   Program receiver("recv");
   receiver.label("t10")
