@@ -139,8 +139,8 @@ Band::Band(const SharedState &shared, unsigned firstRow, unsigned endRow)
       hostColors(shared.hostColors), firstRow(firstRow), endRow(endRow),
       network(shared.output.layout, shared.model, shared.options.network,
               NetworkBand{firstRow, endRow}),
-      watched(shared.options.trace || shared.options.record),
-      streamsEnabled(shared.options.carryTransfers && !watched) {
+      streamsEnabled(shared.options.carryTransfers && !shared.options.trace &&
+                     !shared.options.record) {
   // What an output host stream's PE sends through its port goes to the
   // host, not into a routing error.
   for (const HostStream &stream : output.metadata.hostStreams)

@@ -95,9 +95,8 @@ public:
   std::vector<uint32_t> streamPEs, streamPEsNow, streamingPEs;
   /// Carried sends, and carried receives with a delivery to take.
   size_t liveSends = 0, readyReceives = 0;
-  /// Tracing or recording, whose events come from turns as they happen.
-  bool watched = false;
-  /// Off while watched.
+  /// Carrying transfers is on (EmulatorOptions::carryTransfers), and
+  /// neither tracing nor recording, whose events come from turns, is.
   bool streamsEnabled = false;
   /// Elements the streams moved (Emulator::getCarriedElements).
   uint64_t carriedElements = 0;

@@ -17,6 +17,20 @@
 
 namespace tessera::emulator {
 
+namespace detail {
+/// Whether a move's element at `address` may touch memory; if not, run()
+/// takes the element and reports the fault.
+inline bool isMoveAddressUsable(int32_t address, unsigned bytes) {
+  return address >= 0 &&
+         address <= static_cast<int32_t>(PEMemory::Size - bytes) &&
+         !(address & 1);
+}
+/// fmovh and mov16 move 16-bit elements whatever the operands hold.
+inline bool isHalfMove(pe::Opcode opcode) {
+  return opcode == pe::Opcode::FMovHV || opcode == pe::Opcode::Mov16V;
+}
+} // namespace detail
+
 template <class Ports>
 bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
                               Ports &ports, uint64_t maxElements,
@@ -26,8 +40,7 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
   if (move.kind == detail::FabricMove::None)
     return false;
   const bool receive = move.kind == detail::FabricMove::Receive;
-  const bool half =
-      op.opcode == pe::Opcode::FMovHV || op.opcode == pe::Opcode::Mov16V;
+  const bool half = detail::isHalfMove(op.opcode);
   const unsigned bytes = move.bytes;
   for (;;) {
     if (op.next == op.length) {
@@ -48,10 +61,7 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
     const bool holding = op.fetched & 2u;
     bool touchesMemory = receive || !holding;
     int32_t address = move.address;
-    if (touchesMemory &&
-        (address < 0 ||
-         address > static_cast<int32_t>(PEMemory::Size - bytes) ||
-         (address & 1))) {
+    if (touchesMemory && !detail::isMoveAddressUsable(address, bytes)) {
       leaveFabricMove(op);
       return false;
     }
@@ -102,15 +112,6 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
   }
 }
 
-namespace detail {
-/// runFabricMove's test before an element touches memory.
-inline bool isMoveAddressUsable(int32_t address, unsigned bytes) {
-  return address >= 0 &&
-         address <= static_cast<int32_t>(PEMemory::Size - bytes) &&
-         !(address & 1);
-}
-} // namespace detail
-
 inline std::pair<int64_t, int64_t>
 DSDEngine::getPlainMoveSpan(const DSDOperation &op) {
   const detail::FabricMove &move = op.move;
@@ -127,8 +128,7 @@ inline bool DSDEngine::receivePlainElement(DSDOperation &op, PEMemory &memory,
   if (!detail::isMoveAddressUsable(address, move.bytes))
     return false;
   uint32_t value = move.fabric16 ? payload & 0xFFFF : payload;
-  bool half =
-      op.opcode == pe::Opcode::FMovHV || op.opcode == pe::Opcode::Mov16V;
+  bool half = detail::isHalfMove(op.opcode);
   uint32_t result = half ? value & 0xFFFF : value;
   uint32_t at = static_cast<uint32_t>(address);
   if (move.bytes == 2)
@@ -159,8 +159,7 @@ inline bool DSDEngine::fetchPlainSend(const DSDOperation &op,
       memory.load32(at, value);
     }
   }
-  bool half =
-      op.opcode == pe::Opcode::FMovHV || op.opcode == pe::Opcode::Mov16V;
+  bool half = detail::isHalfMove(op.opcode);
   uint32_t result = half ? value & 0xFFFF : value;
   payload = move.fabric16 ? result & 0xFFFF : result;
   return true;
