@@ -48,6 +48,19 @@ std::vector<uint32_t> blockWords(uint32_t first) {
   return words;
 }
 
+/// Sends the block's edge column on `out` (microthread 0, then task 11)
+/// and receives its halo column from `in` (microthread 1, then task 12).
+Program &swapColumns(Program &p, unsigned out, unsigned in) {
+  strided(p, Src0(0), Block, Rows, 0, Stride)
+      .fabout(Dest(0), Rows, out, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)},
+            opts().async().ut(0).activate(11))
+      .fabin(Src0(1), Rows, in, 2);
+  return strided(p, Dest(1), Block, Rows, 1, Stride)
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)},
+            opts().async().ut(1).activate(12));
+}
+
 /// (0, 0) and (1, 0) swap edge columns into each other's halo column, on
 /// colors 1 (east) and 2 (west), each send and receive on its own
 /// microthread; (0, 0) also sends two words of Row on color 3, which
@@ -60,14 +73,7 @@ Fabric exchange(unsigned waitFirst = 0) {
   words.insert(words.end(), {7, 8});
   left.data(Block, words);
   left.label("t10").movi(1, 1).cfgSet(TscControlWord, 1);
-  strided(left, Src0(0), Block, Rows, 0, Stride)
-      .fabout(Dest(0), Rows, 1, 1)
-      .emit(Opcode::Mov32V, {Dest(0), Src0(0)},
-            opts().async().ut(0).activate(11))
-      .fabin(Src0(1), Rows, 2, 2);
-  strided(left, Dest(1), Block, Rows, 1, Stride)
-      .emit(Opcode::Mov32V, {Dest(1), Src0(1)},
-            opts().async().ut(1).activate(12))
+  swapColumns(left, 1, 2)
       .mem1d(Src0(2), 32, Row, 2)
       .fabout(Dest(2), 2, 3, 3)
       .emit(Opcode::Mov32V, {Dest(2), Src0(2)},
@@ -81,14 +87,7 @@ Fabric exchange(unsigned waitFirst = 0) {
   right.label("t10").movi(1, 1).cfgSet(TscControlWord, 1);
   for (unsigned i = 0; i < waitFirst; ++i)
     right.emit(Opcode::Nop);
-  strided(right, Src0(0), Block, Rows, 0, Stride)
-      .fabout(Dest(0), Rows, 2, 1)
-      .emit(Opcode::Mov32V, {Dest(0), Src0(0)},
-            opts().async().ut(0).activate(11))
-      .fabin(Src0(1), Rows, 1, 2);
-  strided(right, Dest(1), Block, Rows, 1, Stride)
-      .emit(Opcode::Mov32V, {Dest(1), Src0(1)},
-            opts().async().ut(1).activate(12))
+  swapColumns(right, 2, 1)
       .fabin(Src0(2), 2, 3, 3)
       .mem1d(Dest(2), 32, Block + 4 * (5 * Stride + 2), 2)
       .emit(Opcode::Mov32V, {Dest(2), Src0(2)},
