@@ -216,4 +216,16 @@ size_t FabricLayout::getMemoryBytes() const {
   return bytes;
 }
 
+size_t FabricLayout::countConfigured(unsigned firstRow, unsigned endRow) const {
+  endRow = std::min<unsigned>(endRow, height);
+  if (firstRow >= endRow)
+    return 0;
+  size_t begin = indexOf(0, firstRow), end = indexOf(0, endRow);
+  size_t count = 0;
+  for (const ColorGrid &grid : colorGrids)
+    for (size_t at = begin; at < end; ++at)
+      count += grid.cellAt(at) != 0;
+  return count;
+}
+
 } // namespace tessera::emulator

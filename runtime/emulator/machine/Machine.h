@@ -207,6 +207,11 @@ public:
   /// The main thread's turn in cycle pe.readyAt, run now (the clock set
   /// to that cycle for the while).
   void runMainThreadAhead(PE &pe, bool firstBatch);
+  /// Right after an asynchronous operation started: runs the batch the
+  /// main thread's next turn would run, now, if it touches only registers
+  /// and DSRs (scalar instructions without loads or stores, and prebuilt
+  /// DSR builders), which nothing else reads or writes in the meantime.
+  void runBatchAfterStart(PE &pe);
   /// The main thread's next instruction is an operation that it alone can
   /// observe (StartTemplate::isQuiet, and no microthread busy): it may run
   /// ahead of its cycle.

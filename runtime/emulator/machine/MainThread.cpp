@@ -10,6 +10,7 @@
 
 #include "Machine.h"
 
+#include <array>
 #include <utility>
 
 using namespace tessera;
@@ -75,6 +76,44 @@ void Band::runMainThreadAhead(PE &pe, bool firstBatch) {
   cycle = pe.readyAt;
   runMainThread(pe, firstBatch);
   cycle = now;
+}
+
+void Band::runBatchAfterStart(PE &pe) {
+  // On a copy of the registers, kept only if the whole batch the next
+  // turn would run touches nothing but registers and DSRs.
+  if (pe.deferredSteps)
+    return;
+  const ProgramInfo &info = programOf(pe);
+  CEState ce = pe.ce;
+  std::array<const PrebuiltDSR *, ScalarBatch> built;
+  size_t numBuilt = 0;
+  uint64_t steps = 0;
+  Trap trap;
+  while (steps < ScalarBatch) {
+    const DecodedInst *decoded = info.code.lookup(ce.pc);
+    if (!decoded || accessesMemory(decoded->opcode))
+      return;
+    StepResult result = emulator::step(ce, pe.memory, info.code, trap);
+    if (result == StepResult::NotScalar) {
+      const PrebuiltDSR *builder = info.findPrebuilt(*decoded);
+      if (!builder)
+        break; // the operation (or task control) that ends the batch
+      built[numBuilt++] = builder;
+      ce.pc += 2 * decoded->size;
+    } else if (result != StepResult::Continue) {
+      return; // a fault or a return: the turn's, in its own cycle
+    }
+    ++steps;
+  }
+  if (steps == 0)
+    return;
+  pe.ce = ce;
+  for (size_t i = 0; i < numBuilt; ++i)
+    pe.dsrs.set(built[i]->dsr, built[i]->descriptor,
+                info.originOf(built[i]));
+  pe.counters.instructions += steps;
+  pe.counters.busyCycles += steps;
+  pe.readyAt += steps;
 }
 
 void Band::runMainThread(PE &pe, bool firstBatch) {

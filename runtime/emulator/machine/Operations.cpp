@@ -280,6 +280,13 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
     ++pe.counters.busyCycles;
     pe.readyAt = cycle + target::TargetModel::getInstructionCycles();
     progressed = true;
+    // With transfers carried, a halo exchange's PE sleeps between its
+    // starts: the band carries the new transfer from its first element,
+    // and the builders before the next start run now.
+    if (streamsEnabled) {
+      tryStream(pe, ut);
+      runBatchAfterStart(pe);
+    }
     return;
   }
 

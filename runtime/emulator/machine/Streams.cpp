@@ -145,6 +145,7 @@ void Band::tryStream(PE &pe, unsigned ut) {
   pe.streamedMicrothreads |= bit;
   pe.streamColor[ut] = color;
   if (send) {
+    pe.sendColors |= uint32_t(1) << color; // as its first push would
     pe.streamedSends |= bit;
     ++liveSends;
     listStreamPE(pe);
@@ -158,6 +159,10 @@ void Band::tryStream(PE &pe, unsigned ut) {
       pe.readyStreams |= bit;
       ++readyReceives;
       listStreamPE(pe);
+    } else {
+      // What a turn finding the queue empty leaves (a move carried from
+      // its start has had none), for deadlock reports.
+      flight.blockedOn = {true, false, false, color, move.endpoint.queue};
     }
   }
   if (!pe.listedStreaming) {

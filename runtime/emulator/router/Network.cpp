@@ -27,6 +27,20 @@ Network::State::State(const FabricLayout &layout,
   this->options.edgeExitDepth = checkDepth(
       "edge exit depth", options.edgeExitDepth, defaults.edgeExitDepth);
   routerOf.assign(size_t(width) * (endRow - firstRow), None);
+  // Made room for once: on a large fabric each doubling of these arrays
+  // would copy them and fault in fresh pages, which took a third of a
+  // wafer's load. The room is address space; pages come with use.
+  size_t pes = routerOf.size();
+  routers.reserve(pes);
+  pending.reserve(pes);
+  size_t configured = layout.countConfigured(firstRow, endRow);
+  lanes.reserve(configured);
+  cold.reserve(configured);
+  // Every buffer of every configured lane carved once.
+  pool.reserve(configured *
+               (4 * size_t(this->options.linkBufferDepth) +
+                this->options.injectBufferDepth +
+                this->options.deliveryQueueDepth));
   for (BandSide side : {BandSide::North, BandSide::South})
     if (hasNeighbourBand(side))
       neighbourView[unsigned(side)] = wholeBuffers();

@@ -148,6 +148,9 @@ struct alignas(64) Router {
 /// a router builds up to MaxColors of them per cycle and fills in every
 /// field it reads.
 struct Move {
+  /// The wavelet, copied when the move is planned: applying it then reads
+  /// no pool slot, which a large fabric's cycle has evicted by then.
+  Entry wavelet;
   uint32_t lane;
   uint8_t port;
   uint8_t links; ///< output links: direction bits, RampBit = delivered
@@ -161,7 +164,7 @@ struct Move {
   /// no router (fills the Move to 32 bytes).
   uint16_t x, y;
 };
-static_assert(sizeof(Move) == 32, "moves pack two to a cache line");
+static_assert(sizeof(Move) == 48, "moves pack four to three cache lines");
 
 struct Network::State {
   State(const FabricLayout &layout, const target::TargetModel &model,
@@ -234,6 +237,8 @@ struct Network::State {
   bool admit(uint32_t lane, unsigned buffer, unsigned color,
              const Wavelet &wavelet);
   Entry pop(Lane &lane, unsigned buffer);
+  /// pop, for a wavelet already copied: reads no slot.
+  void drop(Lane &lane, unsigned buffer);
   bool resize(Lane &lane, unsigned buffer, unsigned capacity);
   void refreshPending(uint32_t lane);
   static void updateRoutes(Lane &lane, const LaneCold &cold);
@@ -256,6 +261,9 @@ struct Network::State {
   void arbitrate(const Router &router, size_t first,
                  const std::array<uint8_t, MaxColors> &colorOf);
   void apply(const Move &move);
+  /// Fetches the lanes the pending lanes of `router` send to (the lanes
+  /// and their cold halves are in the cache).
+  void prefetchTargets(uint32_t router) const;
   /// Counts a wavelet `lane` sent on output link `link`.
   void countSent(uint32_t lane, unsigned link) {
     if (++cold[lane].sentLow[link] == 0)
@@ -379,13 +387,18 @@ inline Entry &Network::State::push(Lane &lane, unsigned index) {
   return entry;
 }
 
-inline Entry Network::State::pop(Lane &lane, unsigned index) {
+inline void Network::State::drop(Lane &lane, unsigned index) {
   Buffer &buffer = lane.buffers[index];
-  Entry entry = pool[buffer.base + buffer.head];
   if (++buffer.head == buffer.capacity)
     buffer.head = 0;
   if (--buffer.count == 0 && index < NumPorts)
     lane.nonEmpty &= uint8_t(~(1u << index));
+}
+
+inline Entry Network::State::pop(Lane &lane, unsigned index) {
+  Buffer &buffer = lane.buffers[index];
+  Entry entry = pool[buffer.base + buffer.head];
+  drop(lane, index);
   return entry;
 }
 

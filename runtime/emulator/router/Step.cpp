@@ -195,8 +195,10 @@ Network::State::decide(uint32_t routerIndex) {
       port = nextPort(ready, lane.lastPort);
     }
     Move &move = moves[numMoves];
-    if (!plan(router, laneIndex, slot(lane.buffers[port], 0), move))
+    Entry &head = slot(lane.buffers[port], 0);
+    if (!plan(router, laneIndex, head, move))
       continue;
+    move.wavelet = head;
     move.lane = laneIndex;
     move.port = uint8_t(port);
     move.x = router.x;
@@ -223,6 +225,8 @@ Network::State::decide(uint32_t routerIndex) {
   } else if (count > 2) {
     arbitrate(router, first, colorOf);
   }
+  // The granted moves are counted here, where their lanes' cold halves
+  // are still cached from planning.
   for (size_t i = first; i < numMoves; ++i) {
     const Move &move = moves[i];
     uint8_t color = lanes[move.lane].color;
@@ -231,8 +235,26 @@ Network::State::decide(uint32_t routerIndex) {
       router.lastGranted[link] = color;
       if (++router.busyLow[link] == 0)
         router.busyHigh[link] += 1u << 16;
+      countSent(move.lane, link);
     }
     lanes[move.lane].lastPort = move.port;
+  }
+}
+
+void Network::State::prefetchTargets(uint32_t routerIndex) const {
+  const Router &router = routers[routerIndex];
+  for (uint32_t colors = pending[routerIndex] & ~Listed; colors;
+       colors &= colors - 1) {
+    uint32_t lane = router.laneOf[std::countr_zero(colors)];
+    const LaneCold &links = cold[lane];
+    if (!links.linksValid)
+      continue;
+    for (unsigned dirs = lanes[lane].curTx & LinkBits; dirs;
+         dirs &= dirs - 1) {
+      uint32_t dest = links.next[std::countr_zero(dirs)];
+      if (dest < lanes.size())
+        __builtin_prefetch(&lanes[dest]);
+    }
   }
 }
 
@@ -295,7 +317,8 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
 }
 
 [[gnu::always_inline]] inline void Network::State::apply(const Move &move) {
-  Entry entry = pop(lanes[move.lane], move.port);
+  const Entry &entry = move.wavelet;
+  drop(lanes[move.lane], move.port);
   --inFlight;
   uint32_t routerIndex = lanes[move.lane].router;
   uint8_t color = lanes[move.lane].color;
@@ -319,7 +342,6 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
   }
   for (unsigned dirs = move.links & LinkBits; dirs; dirs &= dirs - 1) {
     unsigned direction = unsigned(std::countr_zero(dirs));
-    countSent(move.lane, direction);
     if (move.dest[direction] == Outside)
       leave(routers[routerIndex], direction, move.destColor[direction], entry,
             sent);
@@ -341,7 +363,6 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
     ++awaitingCE;
     ++counters.delivered;
     ++counters.hops;
-    countSent(move.lane, RampPort);
     deliveries.push_back({{move.x, move.y}, color, entry.control != 0});
   }
   if (move.withheld)
@@ -418,6 +439,10 @@ void Network::step() {
         __builtin_prefetch(&s.cold[lane]);
       }
     }
+    // 4 ahead (its lanes' cold halves cached by now): the lanes its
+    // wavelets would enter, whose room plan checks.
+    if (large && i + 4 < e)
+      s.prefetchTargets(s.active[i + 4]);
     uint32_t router = s.active[i];
     if (s.pending[router] == State::Listed) {
       s.pending[router] = 0;
@@ -428,14 +453,13 @@ void Network::step() {
   }
   s.active.resize(kept);
   // With many routers, the lanes decide read may have left the cache
-  // since: fetch each move's lane, its cold half (the hop counts what it
-  // sent) and the lanes it sends to 8 moves ahead.
+  // since: fetch each move's lane and the lanes it sends to 8 moves ahead
+  // (the move holds its wavelet, and decide counted it).
   size_t ahead = large ? s.numMoves : 0;
   for (size_t i = 0; i < s.numMoves; ++i) {
     if (i + 8 < ahead) {
       const Move &ahead = s.moves[i + 8];
       __builtin_prefetch(&s.lanes[ahead.lane]);
-      __builtin_prefetch(&s.cold[ahead.lane]); // the hop counts it sent
       for (unsigned dirs = ahead.links & LinkBits; dirs; dirs &= dirs - 1) {
         uint32_t dest = ahead.dest[std::countr_zero(dirs)];
         if (dest < s.lanes.size())

@@ -71,6 +71,9 @@ public:
   /// lists, and per routed color 1 (2 or 4 beyond 255 or 65,535 configs)
   /// per PE plus its configs.
   size_t getMemoryBytes() const;
+  /// The (PE, color) pairs rows [firstRow, endRow) configure: the lanes a
+  /// network of those rows makes at least.
+  size_t countConfigured(unsigned firstRow, unsigned endRow) const;
 
 private:
   /// One routed color: its distinct configs and, per PE, 1 + the index of
