@@ -265,9 +265,18 @@ public:
   /// A delivery of `color` to the PE (stepNetwork): true when a streamed
   /// receive takes it, false when the PE's turn must.
   bool takeStreamDelivery(PE &pe, unsigned color, bool control);
-  enum class StreamStep : uint8_t { Done, MoreWaiting, GiveBack };
+  /// Done: the delivery taken (or, for `Completed`, the whole operation:
+  /// its flags are cleared already); MoreWaiting: another waits.
+  enum class StreamStep : uint8_t { Done, MoreWaiting, GiveBack, Completed };
+  /// A carried move's last element may complete it between turns: its
+  /// completion only activates a task, if anything.
+  static bool mayCompleteApart(const Flight &flight);
+  /// Completes microthread `ut`'s carried move after its last element, as
+  /// the turn would, and wakes the PE if that turn would have done more.
+  void completeStream(PE &pe, unsigned ut);
   /// The streams' cycle, before any turn; false or GiveBack: the transfer
   /// goes back to the PE's turn, which does this cycle's work instead.
+  /// A send completed by its last element returns true.
   bool stepSendStream(PE &pe, unsigned ut);
   StreamStep stepReceiveStream(PE &pe, unsigned ut);
   void runStreams();

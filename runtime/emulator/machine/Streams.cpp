@@ -242,13 +242,51 @@ bool Band::takeStreamDelivery(PE &pe, unsigned color, bool control) {
   return true;
 }
 
+bool Band::mayCompleteApart(const Flight &flight) {
+  const ResolvedOptions &options = flight.op.getOptions();
+  return !options.unblock && !flight.op.getAdvanceSwitchColor();
+}
+
+void Band::completeStream(PE &pe, unsigned ut) {
+  Flight &flight = *pe.microthreads[ut];
+  uint8_t bit = bitOf(ut);
+  pe.streamedMicrothreads &= uint8_t(~bit);
+  if (pe.streamedSends & bit) {
+    pe.streamedSends &= uint8_t(~bit);
+    --liveSends;
+  } else {
+    pe.streamedColors &= ~(uint32_t(1) << pe.streamColor[ut]);
+    if (pe.readyStreams & bit) {
+      pe.readyStreams &= uint8_t(~bit);
+      --readyReceives;
+    }
+  }
+  // What the turn's advance and finish do, in their order.
+  DSDEngine::finishPlainMove(flight.op, pe.dsrs);
+  complete(pe, flight);
+  pe.microthreadsByPriority[unsigned(flight.op.getOptions().priority) & 3] &=
+      uint8_t(~bit);
+  recycle(pe.microthreads[ut]);
+  progressed = true;
+  // That turn would then run the main thread, unless it is computing
+  // until a later cycle (it has a timer or a turn for that): an activated
+  // task, a freed microthread or an operation's retry is its business.
+  bool computing =
+      (pe.state == MainState::Running ||
+       (pe.state == MainState::Operation && !pe.operation->interactive)) &&
+      pe.readyAt > cycle;
+  if (!computing)
+    wake(pe);
+}
+
 bool Band::stepSendStream(PE &pe, unsigned ut) {
   Flight &flight = *pe.microthreads[ut];
   DSDOperation &op = flight.op;
   const FabricMove &move = op.getFabricMove();
-  // The last element completes the operation: a turn's work. So is
-  // whatever a block changed.
-  if (op.getLength() - op.getElementsDone() < 2 ||
+  // Whatever a block changed is a turn's work; so is a completion that
+  // does more than activate a task.
+  uint64_t left = op.getLength() - op.getElementsDone();
+  if (left == 0 || (left == 1 && !mayCompleteApart(flight)) ||
       pe.state == MainState::Faulted || (pe.blockedMicrothreads >> ut & 1) ||
       (pe.blockedOutputQueues >> move.endpoint.queue & 1))
     return false;
@@ -272,13 +310,16 @@ bool Band::stepSendStream(PE &pe, unsigned ut) {
   ++pe.counters.dsdElements;
   progressed = true;
   pe.dsdProgressCycle = cycle;
+  if (left == 1)
+    completeStream(pe, ut);
   return true;
 }
 
 Band::StreamStep Band::stepReceiveStream(PE &pe, unsigned ut) {
   Flight &flight = *pe.microthreads[ut];
   DSDOperation &op = flight.op;
-  if (op.getLength() - op.getElementsDone() < 2 ||
+  uint64_t left = op.getLength() - op.getElementsDone();
+  if (left == 0 || (left == 1 && !mayCompleteApart(flight)) ||
       pe.state == MainState::Faulted || (pe.blockedMicrothreads >> ut & 1))
     return StreamStep::GiveBack;
   uint8_t color = pe.streamColor[ut];
@@ -297,6 +338,15 @@ Band::StreamStep Band::stepReceiveStream(PE &pe, unsigned ut) {
   ++carriedElements;
   progressed = true;
   pe.dsdProgressCycle = cycle;
+  if (left == 1) {
+    if (!nowEmpty) {
+      // What the turn's poll leaves for the next operation or task.
+      pe.deliveredColors |= uint32_t(1) << color;
+      wake(pe);
+    }
+    completeStream(pe, ut);
+    return StreamStep::Completed;
+  }
   return nowEmpty ? StreamStep::Done : StreamStep::MoreWaiting;
 }
 
@@ -383,6 +433,7 @@ void Band::runStreams() {
         --readyReceives;
         break;
       case StreamStep::MoreWaiting:
+      case StreamStep::Completed:
         break;
       case StreamStep::GiveBack:
         unstream(pe, bitOf(ut));

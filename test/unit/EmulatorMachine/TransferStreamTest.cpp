@@ -182,11 +182,11 @@ TEST_CASE("edge columns swapped between turns arrive as in turns") {
   CHECK(halo(o.memories[1]) == counting(100, Rows));
   CHECK(wordAt(o.memories[1], Block + 4 * (5 * Stride + 2)) == 7);
   CHECK(wordAt(o.memories[1], Block + 4 * (5 * Stride + 3)) == 8);
-  // A move's last element is a turn's (it completes the operation). A
-  // move is carried from its start once its PE's router has the lane;
-  // a send's lane comes with its first wavelet, so here the sends' first
-  // elements are turns' too. The two-word row moves carry one each.
-  CHECK(o.carried == 2 * (Rows - 2) + 2 * (Rows - 1) + 2);
+  // A move is carried from its start once its PE's router has the lane,
+  // to its last element, which completes it and activates a task; a
+  // send's lane comes with its first wavelet, so here the sends' first
+  // elements are turns'. The two-word row moves are carried whole.
+  CHECK(o.carried == 2 * (Rows - 1) + 2 * Rows + 4);
 }
 
 TEST_CASE("a receive whose wavelets wait already is carried from its "
@@ -196,11 +196,11 @@ TEST_CASE("a receive whose wavelets wait already is carried from its "
   CHECK(halo(o.memories[0]) == counting(200, Rows));
   CHECK(halo(o.memories[1]) == counting(100, Rows));
   // (1, 0) starts its moves 40 cycles late: (0, 0)'s column waits in its
-  // queue, and the band takes all but the last of it (15). By then (1, 0)'s
-  // router has its lanes, so its send is carried from its start too (15).
-  // (0, 0)'s receive (15) and send (14, its first element made the lane)
-  // are as in the case above, and so are the row moves (1 each).
-  CHECK(o.carried == 15 + 15 + 15 + 14 + 2);
+  // queue, and the band takes all of it (16). By then (1, 0)'s router has
+  // its lanes, so its send is carried whole too (16). (0, 0)'s receive
+  // (16) and send (15, its first element made the lane) are as in the case
+  // above, and so are the row moves (2 each).
+  CHECK(o.carried == 16 + 16 + 16 + 15 + 4);
 }
 
 TEST_CASE("a run stopped and resumed between cycles carries the same") {
@@ -247,6 +247,56 @@ TEST_CASE("a microthread blocked while carried waits as in turns") {
   REQUIRE(o.status == RunStatus::Idle);
   CHECK(halo(o.memories[1]) == counting(100, Rows));
   CHECK(o.carried > 0);
+}
+
+TEST_CASE("a receive completed between turns leaves the wavelets behind "
+          "it to the next") {
+  // (0, 0) sends Rows + 2 words on color 1 in one move; (1, 0), 40 cycles
+  // late, receives them with two moves on microthread 1 (Rows words, then
+  // 2), the second waiting for the first to end. The first ends with the
+  // last two wavelets in its queue and none coming: the second, carried
+  // from its start, must find them there.
+  std::vector<uint32_t> words = counting(300, Rows + 2);
+  Program left("left");
+  left.data(Target, words);
+  left.label("t10").movi(1, 1).cfgSet(TscControlWord, 1);
+  left.mem1d(Src0(0), 32, Target, Rows + 2)
+      .fabout(Dest(0), Rows + 2, 1, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)},
+            opts().async().ut(0).activate(11))
+      .texit();
+  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  timedTasks(left);
+
+  Program right("right");
+  right.data(Target, std::vector<uint32_t>(Rows + 2, 0));
+  right.label("t10").movi(1, 1).cfgSet(TscControlWord, 1);
+  for (unsigned i = 0; i < 40; ++i)
+    right.emit(Opcode::Nop);
+  right.fabin(Src0(1), Rows, 1, 2)
+      .mem1d(Dest(1), 32, Target, Rows)
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)},
+            opts().async().ut(1).activate(12))
+      .fabin(Src0(2), 2, 1, 2)
+      .mem1d(Dest(2), 32, Target + 4 * Rows, 2)
+      .emit(Opcode::Mov32V, {Dest(2), Src0(2)},
+            opts().async().ut(1).activate(13))
+      .texit();
+  right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  timedTasks(right);
+
+  Fabric f(2, 1);
+  f.place(0, 0, left).place(1, 0, right);
+  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
+  Outcome o = runBoth(f, 2);
+  REQUIRE(o.status == RunStatus::Idle);
+  std::vector<uint32_t> received;
+  for (unsigned i = 0; i < Rows + 2; ++i)
+    received.push_back(wordAt(o.memories[1], Target + 4 * i));
+  CHECK(received == words);
+  // The send from its second element (its first made the lane), both
+  // receives whole.
+  CHECK(o.carried == Rows + 1 + Rows + 2);
 }
 
 TEST_CASE("a control wavelet among a carried receive's data goes to the "
@@ -326,9 +376,8 @@ TEST_CASE("moves of one PE that touch the same memory stay in turns") {
   f.route(1, 0, 2, Ramp, W).route(0, 0, 2, E, Ramp);
   Outcome o = runBoth(f, 2);
   REQUIRE(o.status == RunStatus::Idle);
-  // Only (0, 0)'s send is carried, from its start: all but its last
-  // element.
-  CHECK(o.carried == Rows - 1);
+  // Only (0, 0)'s send is carried, from its start to its end.
+  CHECK(o.carried == Rows);
   // Every row went west before the east column overwrote it.
   CHECK(halo(o.memories[0]) == counting(200, Rows));
   std::vector<uint32_t> shifted;

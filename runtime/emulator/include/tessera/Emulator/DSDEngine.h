@@ -370,6 +370,14 @@ public:
     op.move.held = value;
     op.fetched = 2u;
   }
+  /// After a plain move's last element: what runFabricMove does when the
+  /// operation is done (save-address write-back included).
+  static void finishPlainMove(DSDOperation &op, DSRFile &dsrs) {
+    if (!op.completed) {
+      leaveFabricMove(op);
+      complete(op, dsrs);
+    }
+  }
 
   /// The memory-only fast path is on by default; tests turn it off to
   /// compare it with the element-by-element path.
