@@ -262,6 +262,11 @@ struct alignas(64) PE {
     return queues;
   }();
 
+  /// The main thread's task or call (a picked task's first batch asks
+  /// whether it is a call), and the cycle it started, for recording.
+  Activity activity;
+  uint64_t activityStart = 0;
+
   CEState ce;
   PEMemory memory;
   DSRFile dsrs;
@@ -270,11 +275,6 @@ struct alignas(64) PE {
   /// WSE-2: colors whose delivery queue has taken the depth of the input
   /// queue a fabin named (done once per color).
   uint32_t sizedColors = 0;
-
-  // The main thread, for recording.
-  Activity activity;
-  /// The cycle the current activity started.
-  uint64_t activityStart = 0;
 
   // Config words.
   bool tscEnabled = false;

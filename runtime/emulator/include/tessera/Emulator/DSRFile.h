@@ -128,10 +128,16 @@ public:
   }
   /// `origin` names where the descriptor came from, for operation starts
   /// that reuse what they made of it: 1 + the index of the prebuilt
-  /// builder in its program (PrebuiltDSR), or 0 for any other write.
+  /// builder in its program (PrebuiltDSR), or 0 for any other write. One
+  /// nonzero origin must always come with the same descriptor.
   void set(DSRId id, const Descriptor &descriptor, uint16_t origin = 0) {
     uint8_t slot = slots[id.getSlot() % NumDSRs];
     if (slot) {
+      // Only writes with an origin set it, each with the origin's own
+      // descriptor: a DSR holding a nonzero origin holds that descriptor
+      // already, and a large fabric's PE is spared the write's cache miss.
+      if (origin != 0 && origins[slot - 1] == origin)
+        return;
       used[slot - 1] = descriptor;
       origins[slot - 1] = origin;
     } else {
