@@ -109,8 +109,7 @@ void Band::runBatchAfterStart(PE &pe) {
     return;
   pe.ce = ce;
   for (size_t i = 0; i < numBuilt; ++i)
-    pe.dsrs.set(built[i]->dsr, built[i]->descriptor,
-                info.originOf(built[i]));
+    pe.dsrs.set(built[i]->dsr, built[i]->descriptor, info.originOf(built[i]));
   pe.counters.instructions += steps;
   pe.counters.busyCycles += steps;
   pe.readyAt += steps;

@@ -37,10 +37,9 @@ Network::State::State(const FabricLayout &layout,
   lanes.reserve(configured);
   cold.reserve(configured);
   // Every buffer of every configured lane carved once.
-  pool.reserve(configured *
-               (4 * size_t(this->options.linkBufferDepth) +
-                this->options.injectBufferDepth +
-                this->options.deliveryQueueDepth));
+  pool.reserve(configured * (4 * size_t(this->options.linkBufferDepth) +
+                             this->options.injectBufferDepth +
+                             this->options.deliveryQueueDepth));
   for (BandSide side : {BandSide::North, BandSide::South})
     if (hasNeighbourBand(side))
       neighbourView[unsigned(side)] = wholeBuffers();

@@ -249,8 +249,7 @@ void Network::State::prefetchTargets(uint32_t routerIndex) const {
     const LaneCold &links = cold[lane];
     if (!links.linksValid)
       continue;
-    for (unsigned dirs = lanes[lane].curTx & LinkBits; dirs;
-         dirs &= dirs - 1) {
+    for (unsigned dirs = lanes[lane].curTx & LinkBits; dirs; dirs &= dirs - 1) {
       uint32_t dest = links.next[std::countr_zero(dirs)];
       if (dest < lanes.size())
         __builtin_prefetch(&lanes[dest]);

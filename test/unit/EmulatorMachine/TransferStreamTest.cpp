@@ -38,6 +38,28 @@ Program &timedTasks(Program &p) {
   return p;
 }
 
+/// Task 10, started at load: turns the time-stamp counter on, then waits
+/// `wait` nops; timedProgramEnd ends it and adds tasks 11 to 13.
+Program &timedProgramStart(Program &p, unsigned wait = 0) {
+  p.label("t10").movi(1, 1).cfgSet(TscControlWord, 1);
+  for (unsigned i = 0; i < wait; ++i)
+    p.emit(Opcode::Nop);
+  return p;
+}
+Program &timedProgramEnd(Program &p) {
+  p.texit().task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  return timedTasks(p);
+}
+
+/// (0, 0) and (1, 0) running `left` and `right`, color 1 going east from
+/// (0, 0)'s CE to (1, 0)'s.
+Fabric eastPair(const Program &left, const Program &right) {
+  Fabric f(2, 1);
+  f.place(0, 0, left).place(1, 0, right);
+  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
+  return f;
+}
+
 /// A block of Rows rows of Stride words: the edge column (word 0 of each
 /// row) holds `first`, first + 1, ...; the halo column (word 1) receives;
 /// words 2 and 3 are padding.
@@ -72,33 +94,25 @@ Fabric exchange(unsigned waitFirst = 0) {
   std::vector<uint32_t> words = blockWords(100);
   words.insert(words.end(), {7, 8});
   left.data(Block, words);
-  left.label("t10").movi(1, 1).cfgSet(TscControlWord, 1);
+  timedProgramStart(left);
   swapColumns(left, 1, 2)
       .mem1d(Src0(2), 32, Row, 2)
       .fabout(Dest(2), 2, 3, 3)
       .emit(Opcode::Mov32V, {Dest(2), Src0(2)},
-            opts().async().ut(2).activate(13))
-      .texit();
-  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
-  timedTasks(left);
+            opts().async().ut(2).activate(13));
+  timedProgramEnd(left);
 
   Program right("right");
   right.data(Block, blockWords(200));
-  right.label("t10").movi(1, 1).cfgSet(TscControlWord, 1);
-  for (unsigned i = 0; i < waitFirst; ++i)
-    right.emit(Opcode::Nop);
+  timedProgramStart(right, waitFirst);
   swapColumns(right, 2, 1)
       .fabin(Src0(2), 2, 3, 3)
       .mem1d(Dest(2), 32, Block + 4 * (5 * Stride + 2), 2)
       .emit(Opcode::Mov32V, {Dest(2), Src0(2)},
-            opts().async().ut(2).activate(13))
-      .texit();
-  right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
-  timedTasks(right);
+            opts().async().ut(2).activate(13));
+  timedProgramEnd(right);
 
-  Fabric f(2, 1);
-  f.place(0, 0, left).place(1, 0, right);
-  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
+  Fabric f = eastPair(left, right);
   f.route(1, 0, 2, Ramp, W).route(0, 0, 2, E, Ramp);
   f.route(0, 0, 3, Ramp, E).route(1, 0, 3, W, Ramp);
   return f;
@@ -240,10 +254,7 @@ TEST_CASE("a microthread blocked while carried waits as in turns") {
   right.task(TaskKind::Local, 10, "t10").task(TaskKind::Local, 11, "t11");
   right.activateAtStart(10);
 
-  Fabric f(2, 1);
-  f.place(0, 0, left).place(1, 0, right);
-  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
-  Outcome o = runBoth(f, 2);
+  Outcome o = runBoth(eastPair(left, right), 2);
   REQUIRE(o.status == RunStatus::Idle);
   CHECK(halo(o.memories[1]) == counting(100, Rows));
   CHECK(o.carried > 0);
@@ -259,36 +270,27 @@ TEST_CASE("a receive completed between turns leaves the wavelets behind "
   std::vector<uint32_t> words = counting(300, Rows + 2);
   Program left("left");
   left.data(Target, words);
-  left.label("t10").movi(1, 1).cfgSet(TscControlWord, 1);
-  left.mem1d(Src0(0), 32, Target, Rows + 2)
+  timedProgramStart(left)
+      .mem1d(Src0(0), 32, Target, Rows + 2)
       .fabout(Dest(0), Rows + 2, 1, 1)
       .emit(Opcode::Mov32V, {Dest(0), Src0(0)},
-            opts().async().ut(0).activate(11))
-      .texit();
-  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
-  timedTasks(left);
+            opts().async().ut(0).activate(11));
+  timedProgramEnd(left);
 
   Program right("right");
   right.data(Target, std::vector<uint32_t>(Rows + 2, 0));
-  right.label("t10").movi(1, 1).cfgSet(TscControlWord, 1);
-  for (unsigned i = 0; i < 40; ++i)
-    right.emit(Opcode::Nop);
-  right.fabin(Src0(1), Rows, 1, 2)
+  timedProgramStart(right, 40)
+      .fabin(Src0(1), Rows, 1, 2)
       .mem1d(Dest(1), 32, Target, Rows)
       .emit(Opcode::Mov32V, {Dest(1), Src0(1)},
             opts().async().ut(1).activate(12))
       .fabin(Src0(2), 2, 1, 2)
       .mem1d(Dest(2), 32, Target + 4 * Rows, 2)
       .emit(Opcode::Mov32V, {Dest(2), Src0(2)},
-            opts().async().ut(1).activate(13))
-      .texit();
-  right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
-  timedTasks(right);
+            opts().async().ut(1).activate(13));
+  timedProgramEnd(right);
 
-  Fabric f(2, 1);
-  f.place(0, 0, left).place(1, 0, right);
-  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
-  Outcome o = runBoth(f, 2);
+  Outcome o = runBoth(eastPair(left, right), 2);
   REQUIRE(o.status == RunStatus::Idle);
   std::vector<uint32_t> received;
   for (unsigned i = 0; i < Rows + 2; ++i)
@@ -328,10 +330,7 @@ TEST_CASE("a control wavelet among a carried receive's data goes to the "
       .texit();
   right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
 
-  Fabric f(2, 1);
-  f.place(0, 0, left).place(1, 0, right);
-  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
-  Outcome o = runBoth(f, 2);
+  Outcome o = runBoth(eastPair(left, right), 2);
   REQUIRE(o.status == RunStatus::Idle);
   std::vector<uint32_t> received;
   for (unsigned i = 0; i < 8; ++i)
@@ -370,9 +369,7 @@ TEST_CASE("moves of one PE that touch the same memory stay in turns") {
       .texit();
   right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
 
-  Fabric f(2, 1);
-  f.place(0, 0, left).place(1, 0, right);
-  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
+  Fabric f = eastPair(left, right);
   f.route(1, 0, 2, Ramp, W).route(0, 0, 2, E, Ramp);
   Outcome o = runBoth(f, 2);
   REQUIRE(o.status == RunStatus::Idle);
