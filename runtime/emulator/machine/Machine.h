@@ -251,8 +251,8 @@ public:
   /// Microthread `ut`'s plain move may run apart from the PE's other
   /// operations.
   bool mayStreamBeside(const PE &pe, unsigned ut) const;
-  /// Microthread `ut`'s operation, which has just run this cycle in the
-  /// PE's turn, goes on between turns if it is a plain move with two
+  /// Microthread `ut`'s operation, just started or just run this cycle in
+  /// the PE's turn, goes on between turns if it is a plain move with two
   /// elements or more left that may run apart from the others.
   void tryStream(PE &pe, unsigned ut);
   /// Gives the streamed transfers among `threads` back to the PE's turns,

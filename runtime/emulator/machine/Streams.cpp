@@ -2,13 +2,14 @@
 //
 // docs/Emulator.md "Transfers between turns": a microthread's plain move
 // between memory and the fabric moves one element a cycle, so a PE
-// exchanging halos would take a turn every cycle for it. Once such a move
-// has run a cycle in a turn, the band carries it instead: at the start of
-// each cycle, before any turn, a send pushes its next element into its
-// inject buffer, and a receive takes the wavelet delivered to it in the
-// last step. Both do what the microthread's turn would have done in that
-// cycle; the PE sleeps unless something else needs it. The last element
-// goes back to a turn, which completes the operation.
+// exchanging halos would take a turn every cycle for it. From its start
+// (once its router has the lane), the band carries such a move instead:
+// at the start of each cycle, before any turn, a send pushes its next
+// element into its inject buffer, and a receive takes the wavelet
+// delivered to it in the last step. Both do what the microthread's turn
+// would have done in that cycle; the PE sleeps unless something else
+// needs it. The last element completes the operation here too when that
+// only activates a task, and wakes the PE if its turn would act on it.
 //
 // The band's work comes before the turns, not in them, so it must not
 // depend on what the PE's other threads do in the same cycle: the PE's
