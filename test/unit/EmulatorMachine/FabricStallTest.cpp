@@ -29,14 +29,6 @@ Program sender(unsigned color, uint16_t count) {
   return p;
 }
 
-/// (0, 0) runs `send`, (1, 0) `recv`; color 3 goes from one to the other.
-Fabric pair(const Program &send, const Program &recv) {
-  Fabric f(2, 1);
-  f.place(0, 0, send).place(1, 0, recv);
-  f.route(0, 0, 3, Ramp, E).route(1, 0, 3, W, Ramp);
-  return f;
-}
-
 } // namespace
 
 TEST_CASE("a synchronous fabric operation holds the main thread while "
@@ -111,7 +103,7 @@ TEST_CASE("a receive that waits for wavelets never sent stalls the run") {
       .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
       .texit();
   recv.task(TaskKind::Local, 10, "t10").activateAtStart(10);
-  Machine m(pair(sender(3, 2), recv));
+  Machine m(Fabric::eastPair(sender(3, 2), recv, 3));
   RunOutcome outcome = m.run();
   CHECK(outcome.status == RunStatus::Stalled);
   CHECK(outcome.cycles == m.emu.getCycle());
@@ -136,7 +128,7 @@ TEST_CASE("a send into a blocked output queue stalls the run") {
   Program recv("recv");
   recv.label("t3").log(0).texit();
   recv.task(TaskKind::Data, 3, "t3");
-  Machine m(pair(send, recv));
+  Machine m(Fabric::eastPair(send, recv, 3));
   CHECK(m.run().status == RunStatus::Stalled);
   // The send starts at 3 and can never inject: cycle 3 moves nothing.
   CHECK(m.deadlock() ==
@@ -161,7 +153,7 @@ TEST_CASE("a main thread waiting for a microthread that waits for a "
   // Nobody sends on color 3.
   Program idle("send");
   idle.label("t10").texit();
-  Machine m(pair(idle, recv));
+  Machine m(Fabric::eastPair(idle, recv, 3));
   CHECK(m.run().status == RunStatus::Stalled);
   // The operations start at 3 and 4; after cycle 4 nothing can move.
   CHECK(m.deadlock() ==

@@ -46,15 +46,6 @@ Program delayedSender(unsigned idle) {
   return sender;
 }
 
-/// (0, 0) runs `send` and (1, 0) `recv`; color 3 goes from one to the
-/// other.
-Fabric pairOnColor3(const Program &send, const Program &recv) {
-  Fabric f(2, 1);
-  f.place(0, 0, send).place(1, 0, recv);
-  f.route(0, 0, 3, Ramp, E).route(1, 0, 3, W, Ramp);
-  return f;
-}
-
 } // namespace
 
 TEST_CASE("an asynchronous operation runs while the main thread goes on") {
@@ -142,7 +133,7 @@ TEST_CASE("a DSR rebuilt beside a microthread's receive keeps the new "
       .texit();
   receiver.task(TaskKind::Local, 10, "t10").activateAtStart(10);
 
-  Machine m(pairOnColor3(sender, receiver));
+  Machine m(Fabric::eastPair(sender, receiver, 3));
   REQUIRE(m.run().status == RunStatus::Idle);
   CHECK(m.read32s(1, 0, Target, 4) == std::vector<uint32_t>{1, 2, 3, 4});
   // Where the last copy went says which descriptor it used.
@@ -231,7 +222,7 @@ RaceResult race(unsigned utA, pe::Priority priorityA, unsigned utB,
       .texit();
   receiver.task(TaskKind::Local, 10, "t10").activateAtStart(10);
 
-  Machine m(pairOnColor3(sender, receiver));
+  Machine m(Fabric::eastPair(sender, receiver, 3));
   REQUIRE(m.run().status == RunStatus::Idle);
   return {m.read32s(1, 0, Target, 2), m.read32s(1, 0, Target + 8, 2)};
 }

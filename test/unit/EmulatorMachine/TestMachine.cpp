@@ -227,6 +227,14 @@ Fabric Fabric::single(const Program &program) {
   return fabric;
 }
 
+Fabric Fabric::eastPair(const Program &west, const Program &east,
+                        unsigned color) {
+  Fabric fabric(2, 1, west.getArch());
+  fabric.place(0, 0, west).place(1, 0, east);
+  fabric.route(0, 0, color, Ramp, E).route(1, 0, color, W, Ramp);
+  return fabric;
+}
+
 Fabric &Fabric::place(uint16_t x, uint16_t y, const Program &program,
                       uint16_t length) {
   if (program.getArch() != file.arch)

@@ -222,6 +222,10 @@ public:
   explicit Fabric(uint16_t width, uint16_t height, Arch arch = Arch::WSE2);
   /// One PE running `program`.
   static Fabric single(const Program &program);
+  /// (0, 0) running `west` and (1, 0) `east`, `color` going east from the
+  /// first's CE to the second's.
+  static Fabric eastPair(const Program &west, const Program &east,
+                         unsigned color);
 
   /// PEs (x .. x+length-1, y) run `program`.
   Fabric &place(uint16_t x, uint16_t y, const Program &program,

@@ -51,15 +51,6 @@ Program &timedProgramEnd(Program &p) {
   return timedTasks(p);
 }
 
-/// (0, 0) and (1, 0) running `left` and `right`, color 1 going east from
-/// (0, 0)'s CE to (1, 0)'s.
-Fabric eastPair(const Program &left, const Program &right) {
-  Fabric f(2, 1);
-  f.place(0, 0, left).place(1, 0, right);
-  f.route(0, 0, 1, Ramp, E).route(1, 0, 1, W, Ramp);
-  return f;
-}
-
 /// A block of Rows rows of Stride words: the edge column (word 0 of each
 /// row) holds `first`, first + 1, ...; the halo column (word 1) receives;
 /// words 2 and 3 are padding.
@@ -112,7 +103,7 @@ Fabric exchange(unsigned waitFirst = 0) {
             opts().async().ut(2).activate(13));
   timedProgramEnd(right);
 
-  Fabric f = eastPair(left, right);
+  Fabric f = Fabric::eastPair(left, right, 1);
   f.route(1, 0, 2, Ramp, W).route(0, 0, 2, E, Ramp);
   f.route(0, 0, 3, Ramp, E).route(1, 0, 3, W, Ramp);
   return f;
@@ -254,7 +245,7 @@ TEST_CASE("a microthread blocked while carried waits as in turns") {
   right.task(TaskKind::Local, 10, "t10").task(TaskKind::Local, 11, "t11");
   right.activateAtStart(10);
 
-  Outcome o = runBoth(eastPair(left, right), 2);
+  Outcome o = runBoth(Fabric::eastPair(left, right, 1), 2);
   REQUIRE(o.status == RunStatus::Idle);
   CHECK(halo(o.memories[1]) == counting(100, Rows));
   CHECK(o.carried > 0);
@@ -290,7 +281,7 @@ TEST_CASE("a receive completed between turns leaves the wavelets behind "
             opts().async().ut(1).activate(13));
   timedProgramEnd(right);
 
-  Outcome o = runBoth(eastPair(left, right), 2);
+  Outcome o = runBoth(Fabric::eastPair(left, right, 1), 2);
   REQUIRE(o.status == RunStatus::Idle);
   std::vector<uint32_t> received;
   for (unsigned i = 0; i < Rows + 2; ++i)
@@ -330,7 +321,7 @@ TEST_CASE("a control wavelet among a carried receive's data goes to the "
       .texit();
   right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
 
-  Outcome o = runBoth(eastPair(left, right), 2);
+  Outcome o = runBoth(Fabric::eastPair(left, right, 1), 2);
   REQUIRE(o.status == RunStatus::Idle);
   std::vector<uint32_t> received;
   for (unsigned i = 0; i < 8; ++i)
@@ -369,7 +360,7 @@ TEST_CASE("moves of one PE that touch the same memory stay in turns") {
       .texit();
   right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
 
-  Fabric f = eastPair(left, right);
+  Fabric f = Fabric::eastPair(left, right, 1);
   f.route(1, 0, 2, Ramp, W).route(0, 0, 2, E, Ramp);
   Outcome o = runBoth(f, 2);
   REQUIRE(o.status == RunStatus::Idle);
