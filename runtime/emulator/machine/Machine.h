@@ -255,6 +255,11 @@ public:
   /// the PE's turn, goes on between turns if it is a plain move with two
   /// elements or more left that may run apart from the others.
   void tryStream(PE &pe, unsigned ut);
+  /// What dropStream cleared.
+  enum class DroppedStream : uint8_t { Send, Receive, ReceiveWithDelivery };
+  /// Clears microthread `ut`'s carried state (flags and the band's
+  /// counts); the caller hands what it held to the turns or completes it.
+  DroppedStream dropStream(PE &pe, unsigned ut);
   /// Gives the streamed transfers among `threads` back to the PE's turns,
   /// with any delivery a receive had not taken yet.
   void unstream(PE &pe, uint8_t threads);

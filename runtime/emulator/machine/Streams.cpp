@@ -172,30 +172,41 @@ void Band::tryStream(PE &pe, unsigned ut) {
   }
 }
 
+Band::DroppedStream Band::dropStream(PE &pe, unsigned ut) {
+  uint8_t bit = bitOf(ut);
+  pe.streamedMicrothreads &= uint8_t(~bit);
+  if (pe.streamedSends & bit) {
+    pe.streamedSends &= uint8_t(~bit);
+    --liveSends;
+    return DroppedStream::Send;
+  }
+  pe.streamedColors &= ~(uint32_t(1) << pe.streamColor[ut]);
+  if (!(pe.readyStreams & bit))
+    return DroppedStream::Receive;
+  pe.readyStreams &= uint8_t(~bit);
+  --readyReceives;
+  return DroppedStream::ReceiveWithDelivery;
+}
+
 void Band::unstream(PE &pe, uint8_t threads) {
   threads &= pe.streamedMicrothreads;
   for (; threads; threads &= threads - 1) {
     unsigned ut = unsigned(std::countr_zero(threads));
-    uint8_t bit = bitOf(ut);
-    pe.streamedMicrothreads &= uint8_t(~bit);
-    if (pe.streamedSends & bit) {
+    switch (dropStream(pe, ut)) {
+    case DroppedStream::Send:
       // The send acts in the PE's next turn, unless its microthread is
       // blocked: then the turn would leave it alone, and the PE may sleep.
-      pe.streamedSends &= uint8_t(~bit);
-      --liveSends;
-      if (!(pe.blockedMicrothreads & bit))
+      if (!(pe.blockedMicrothreads >> ut & 1))
         wake(pe);
-      continue;
-    }
-    uint32_t color = pe.streamColor[ut];
-    pe.streamedColors &= ~(uint32_t(1) << color);
-    if (pe.readyStreams & bit) {
+      break;
+    case DroppedStream::ReceiveWithDelivery:
       // The delivery the stream had not taken yet is the turn's, as if
       // the stream had never been.
-      pe.readyStreams &= uint8_t(~bit);
-      --readyReceives;
-      pe.deliveredColors |= uint32_t(1) << color;
+      pe.deliveredColors |= uint32_t(1) << pe.streamColor[ut];
       wake(pe);
+      break;
+    case DroppedStream::Receive:
+      break;
     }
   }
 }
@@ -250,23 +261,12 @@ bool Band::mayCompleteApart(const Flight &flight) {
 
 void Band::completeStream(PE &pe, unsigned ut) {
   Flight &flight = *pe.microthreads[ut];
-  uint8_t bit = bitOf(ut);
-  pe.streamedMicrothreads &= uint8_t(~bit);
-  if (pe.streamedSends & bit) {
-    pe.streamedSends &= uint8_t(~bit);
-    --liveSends;
-  } else {
-    pe.streamedColors &= ~(uint32_t(1) << pe.streamColor[ut]);
-    if (pe.readyStreams & bit) {
-      pe.readyStreams &= uint8_t(~bit);
-      --readyReceives;
-    }
-  }
+  dropStream(pe, ut);
   // What the turn's advance and finish do, in their order.
   DSDEngine::finishPlainMove(flight.op, pe.dsrs);
   complete(pe, flight);
   pe.microthreadsByPriority[unsigned(flight.op.getOptions().priority) & 3] &=
-      uint8_t(~bit);
+      uint8_t(~bitOf(ut));
   recycle(pe.microthreads[ut]);
   progressed = true;
   // That turn would then run the main thread, unless it is computing
