@@ -140,7 +140,9 @@ Band::Band(const SharedState &shared, unsigned firstRow, unsigned endRow)
       network(shared.output.layout, shared.model, shared.options.network,
               NetworkBand{firstRow, endRow}),
       streamsEnabled(shared.options.carryTransfers && !shared.options.trace &&
-                     !shared.options.record) {
+                     !shared.options.record),
+      chainEnabled(shared.options.chainOperations && !shared.options.trace &&
+                   !shared.options.record) {
   // What an output host stream's PE sends through its port goes to the
   // host, not into a routing error.
   for (const HostStream &stream : output.metadata.hostStreams)

@@ -247,6 +247,11 @@ void Emulator::State::exchangeOutboxes() {
   rankOutboxSouth = south.getVector<BoundaryWavelet>();
 }
 
+void Emulator::State::setChainLimit(uint64_t limit) {
+  for (auto &band : bands)
+    band->chainLimit = limit;
+}
+
 void Emulator::State::stepCycle() {
   size_t n = bands.size();
   if (threads)
@@ -504,6 +509,10 @@ RunOutcome Emulator::run(uint64_t maxCycles,
   };
   // The host may have called, delivered or unblocked since the last cycle.
   s.refreshSummary();
+  // The host sees the PEs when the run stops: chained operations start
+  // before its last cycle, and not at all when a condition may stop it.
+  s.setChainLimit(until ? 0
+                        : s.cycle + std::min(maxCycles, UINT64_MAX - s.cycle));
   const auto &onProgress = s.shared.options.onProgress;
   auto lastProgress = std::chrono::steady_clock::now();
   for (uint64_t turn = 1;; ++turn) {
@@ -552,6 +561,7 @@ RunOutcome Emulator::run(uint64_t maxCycles,
 bool Emulator::step() {
   if (state->fault)
     return false;
+  state->setChainLimit(0);
   state->stepCycle();
   state->settle();
   return !state->fault;
@@ -600,6 +610,13 @@ uint64_t Emulator::getCarriedElements() const {
   for (const auto &band : state->bands)
     elements += band->carriedElements;
   return elements;
+}
+
+uint64_t Emulator::getChainedOperations() const {
+  uint64_t operations = 0;
+  for (const auto &band : state->bands)
+    operations += band->chainedOperations;
+  return operations;
 }
 
 PECounters Emulator::getCounters() const {

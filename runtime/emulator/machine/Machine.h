@@ -98,6 +98,15 @@ public:
   /// Carrying transfers is on (EmulatorOptions::carryTransfers), and
   /// neither tracing nor recording, whose events come from turns, is.
   bool streamsEnabled = false;
+  /// Chaining operations is on (EmulatorOptions::chainOperations), and
+  /// neither tracing nor recording is.
+  bool chainEnabled = false;
+  /// Chained operations start before this cycle, the last one the current
+  /// Emulator::run may reach (0 while the host steps or waits on a
+  /// condition, which may look at the PEs between any two cycles).
+  uint64_t chainLimit = 0;
+  /// Operations run ahead in chains (Emulator::getChainedOperations).
+  uint64_t chainedOperations = 0;
   /// Elements the streams moved (Emulator::getCarriedElements).
   uint64_t carriedElements = 0;
   /// A spare operation (one of the matching kind if there is one), or a
@@ -211,7 +220,14 @@ public:
   /// main thread's next turn would run, now, if it touches only registers
   /// and DSRs (scalar instructions without loads or stores, and prebuilt
   /// DSR builders), which nothing else reads or writes in the meantime.
-  void runBatchAfterStart(PE &pe);
+  void runBatchAfterStart(PE &pe) { runRegisterBatch(pe); }
+  /// Runs the main thread's next batch now, at pe.readyAt, if it touches
+  /// only registers and DSRs; false if it did not run (it may be empty).
+  bool runRegisterBatch(PE &pe);
+  /// After a quiet operation ran ahead: what follows it up to the next
+  /// quiet operation, and that operation, run ahead too, as long as the
+  /// PE stays alone (docs/Emulator.md "Chained operations").
+  void runChainAhead(PE &pe);
   /// The main thread's next instruction is an operation that it alone can
   /// observe (StartTemplate::isQuiet, and no microthread busy): it may run
   /// ahead of its cycle.
@@ -391,6 +407,8 @@ struct Emulator::State {
   /// Both halves on every band (with the ranks' exchanges between), then
   /// refreshSummary and collect.
   void stepCycle();
+  /// Band::chainLimit of every band.
+  void setChainLimit(uint64_t limit);
   /// Trades views (after the first half) or outboxes (after the second)
   /// with the neighbouring ranks.
   void exchangeViews();

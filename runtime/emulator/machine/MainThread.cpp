@@ -78,11 +78,11 @@ void Band::runMainThreadAhead(PE &pe, bool firstBatch) {
   cycle = now;
 }
 
-void Band::runBatchAfterStart(PE &pe) {
+bool Band::runRegisterBatch(PE &pe) {
   // On a copy of the registers, kept only if the whole batch the next
   // turn would run touches nothing but registers and DSRs.
   if (pe.deferredSteps)
-    return;
+    return false;
   const ProgramInfo &info = programOf(pe);
   CEState ce = pe.ce;
   std::array<const PrebuiltDSR *, ScalarBatch> built;
@@ -92,7 +92,7 @@ void Band::runBatchAfterStart(PE &pe) {
   while (steps < ScalarBatch) {
     const DecodedInst *decoded = info.code.lookup(ce.pc);
     if (!decoded || accessesMemory(decoded->opcode))
-      return;
+      return false;
     StepResult result = emulator::step(ce, pe.memory, info.code, trap);
     if (result == StepResult::NotScalar) {
       const PrebuiltDSR *builder = info.findPrebuilt(*decoded);
@@ -101,18 +101,38 @@ void Band::runBatchAfterStart(PE &pe) {
       built[numBuilt++] = builder;
       ce.pc += 2 * decoded->size;
     } else if (result != StepResult::Continue) {
-      return; // a fault or a return: the turn's, in its own cycle
+      return false; // a fault or a return: the turn's, in its own cycle
     }
     ++steps;
   }
   if (steps == 0)
-    return;
+    return true;
   pe.ce = ce;
   for (size_t i = 0; i < numBuilt; ++i)
     pe.dsrs.set(built[i]->dsr, built[i]->descriptor, info.originOf(built[i]));
   pe.counters.instructions += steps;
   pe.counters.busyCycles += steps;
   pe.readyAt += steps;
+  return true;
+}
+
+void Band::runChainAhead(PE &pe) {
+  // Each step is what the PE's turn at pe.readyAt would do: the batch,
+  // then the operation it ends at, started as isQuietNext allows. Only
+  // this main thread reads or writes what they touch until then (no
+  // microthread is busy), so running them now changes nothing but when
+  // the emulator pays for them; a call's steps stay in their turns, which
+  // the host watches.
+  if (!chainEnabled || pe.activity.isCall || pe.hasBusyMicrothread() ||
+      pe.inMapCall)
+    return;
+  // The turn at pe.readyAt is one the run reaches; it would run the
+  // operation ahead however far the batch took it.
+  while (pe.state == MainState::Running && pe.readyAt < chainLimit &&
+         runRegisterBatch(pe) && isQuietNext(pe)) {
+    runMainThreadAhead(pe, /*firstBatch=*/false);
+    ++chainedOperations;
+  }
 }
 
 void Band::runMainThread(PE &pe, bool firstBatch) {
@@ -229,8 +249,10 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
         break;
       // The instruction runs in its own cycle, readyAt; an operation that
       // nothing but this main thread can observe runs now as it would then.
-      if (isQuietNext(pe))
+      if (isQuietNext(pe)) {
         runMainThreadAhead(pe, /*firstBatch=*/false);
+        runChainAhead(pe);
+      }
       return;
     }
   }
@@ -321,6 +343,7 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
   default:
     if (instInfo->instClass == pe::InstClass::DSDOp) {
       startOperation(pe, *inst);
+      runChainAhead(pe);
       return;
     }
     if (instInfo->instClass == pe::InstClass::DSR) {

@@ -142,6 +142,11 @@ struct EmulatorOptions {
   /// between turns"): the same run with fewer turns. Tests turn it off to
   /// compare; tracing and recording do too.
   bool carryTransfers = true;
+  /// Run a main thread's operations on memory one after another in one
+  /// turn while nothing else can see the PE (docs/Emulator.md "Chained
+  /// operations"): the same run with fewer turns. Tests turn it off to
+  /// compare; tracing and recording do too.
+  bool chainOperations = true;
 };
 
 enum class RunStatus : uint8_t {
@@ -264,6 +269,9 @@ public:
   /// (EmulatorOptions::carryTransfers): the emulator's own work, not the
   /// program's, for tests and profiles.
   uint64_t getCarriedElements() const;
+  /// Operations this process ran ahead in a chain
+  /// (EmulatorOptions::chainOperations), also for tests and profiles.
+  uint64_t getChainedOperations() const;
   /// Every PE that runs a program with its counters, in (y, x) order.
   /// With ranks, every rank must call it, and rank 0 gets every rank's
   /// PEs, the others their own (as getLinkCounts and getRecordedEvents).
