@@ -77,31 +77,6 @@ std::vector<uint32_t> expectedD() {
   return d;
 }
 
-/// What the host can see of a run: everything both modes must agree on.
-struct Outcome {
-  RunStatus status = RunStatus::Idle;
-  uint64_t cycle = 0;
-  std::vector<PECounters> counters;
-  std::vector<std::vector<uint8_t>> memories;
-  std::string fault, deadlock;
-
-  bool operator==(const Outcome &) const = default;
-};
-
-Outcome look(Machine &m, RunStatus status, unsigned width) {
-  Outcome o;
-  o.status = status;
-  o.cycle = m.emu.getCycle();
-  for (unsigned x = 0; x < width; ++x) {
-    o.counters.push_back(m.emu.getCounters(x, 0));
-    o.memories.push_back(m.memory(x, 0));
-  }
-  o.fault = m.fault();
-  if (status == RunStatus::Stalled)
-    o.deadlock = m.deadlock();
-  return o;
-}
-
 EmulatorOptions chaining(bool on) {
   EmulatorOptions options;
   options.chainOperations = on;
@@ -110,12 +85,12 @@ EmulatorOptions chaining(bool on) {
 
 /// Runs `fabric` (width x 1) to the end in both modes and checks they
 /// agree; returns the chained run and its chained operations.
-Outcome runBoth(const Fabric &fabric, unsigned width, uint64_t &chained) {
+RowView runBoth(const Fabric &fabric, unsigned width, uint64_t &chained) {
   Machine plain(fabric, chaining(false));
-  Outcome turns = look(plain, plain.run().status, width);
+  RowView turns = viewRow(plain, plain.run().status, width);
   CHECK(plain.emu.getChainedOperations() == 0);
   Machine m(fabric, chaining(true));
-  Outcome ahead = look(m, m.run().status, width);
+  RowView ahead = viewRow(m, m.run().status, width);
   CHECK(ahead == turns);
   chained = m.emu.getChainedOperations();
   return ahead;
@@ -125,7 +100,7 @@ Outcome runBoth(const Fabric &fabric, unsigned width, uint64_t &chained) {
 
 TEST_CASE("operations on memory chain across rounds as in turns") {
   uint64_t chained = 0;
-  Outcome o = runBoth(Fabric::single(rounds(false)), 1, chained);
+  RowView o = runBoth(Fabric::single(rounds(false)), 1, chained);
   REQUIRE(o.status == RunStatus::Idle);
   CHECK(o.fault == "");
   Machine m(Fabric::single(rounds(false)));
@@ -139,7 +114,7 @@ TEST_CASE("operations on memory chain across rounds as in turns") {
 
 TEST_CASE("a store ends the chain, which the next turn starts again") {
   uint64_t chained = 0;
-  Outcome o = runBoth(Fabric::single(rounds(true)), 1, chained);
+  RowView o = runBoth(Fabric::single(rounds(true)), 1, chained);
   REQUIRE(o.status == RunStatus::Idle);
   // From round 2 on, the store's turn runs the round's first operation
   // ahead as before (not a chain), and the other two follow in its chain.
@@ -152,7 +127,7 @@ TEST_CASE("every PE of a program chains its own rounds") {
   Fabric f(8, 1);
   f.place(0, 0, rounds(false), 8);
   uint64_t chained = 0;
-  Outcome o = runBoth(f, 8, chained);
+  RowView o = runBoth(f, 8, chained);
   REQUIRE(o.status == RunStatus::Idle);
   CHECK(chained == 8 * 3 * (Rounds - 1));
 }
@@ -170,11 +145,12 @@ TEST_CASE("a run stopped by its cycle limit finds the PEs as in turns") {
     INFO("limit " << limit);
     Machine plain(Fabric::single(rounds(false)), chaining(false));
     Machine m(Fabric::single(rounds(false)), chaining(true));
-    Outcome turns = look(plain, plain.run(limit).status, 1);
-    Outcome ahead = look(m, m.run(limit).status, 1);
+    RowView turns = viewRow(plain, plain.run(limit).status, 1);
+    RowView ahead = viewRow(m, m.run(limit).status, 1);
     REQUIRE(turns.status == RunStatus::CycleLimit);
     CHECK(ahead == turns);
-    CHECK(look(m, m.run().status, 1) == look(plain, plain.run().status, 1));
+    CHECK(viewRow(m, m.run().status, 1) ==
+          viewRow(plain, plain.run().status, 1));
     chainedSomewhere += m.emu.getChainedOperations();
   }
   CHECK(chainedSomewhere > 0);
@@ -187,7 +163,7 @@ TEST_CASE("a host stepping cycle by cycle sees the PEs as in turns") {
     INFO("step " << i);
     REQUIRE(plain.emu.step());
     REQUIRE(m.emu.step());
-    CHECK(look(m, RunStatus::Idle, 1) == look(plain, RunStatus::Idle, 1));
+    CHECK(viewRow(m, RunStatus::Idle, 1) == viewRow(plain, RunStatus::Idle, 1));
   }
   CHECK(m.emu.isIdle());
   CHECK(m.emu.getChainedOperations() == 0);
@@ -215,7 +191,7 @@ TEST_CASE("a run the host may stop on a condition does not chain") {
 
 TEST_CASE("a busy microthread keeps the main thread's operations in turns") {
   uint64_t chained = 0;
-  Outcome o = runBoth(Fabric::single(rounds(false, true)), 1, chained);
+  RowView o = runBoth(Fabric::single(rounds(false, true)), 1, chained);
   REQUIRE(o.status == RunStatus::Stalled);
   CHECK(chained == 0);
   Machine m(Fabric::single(rounds(false, true)));

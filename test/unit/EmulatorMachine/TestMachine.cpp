@@ -357,6 +357,20 @@ std::string Machine::fault() const {
   return fault ? formatFault(*fault) : std::string();
 }
 
+RowView viewRow(const Machine &m, RunStatus status, unsigned width) {
+  RowView view;
+  view.status = status;
+  view.cycle = m.emu.getCycle();
+  for (unsigned x = 0; x < width; ++x) {
+    view.counters.push_back(m.emu.getCounters(x, 0));
+    view.memories.push_back(m.memory(x, 0));
+  }
+  view.fault = m.fault();
+  if (status == RunStatus::Stalled)
+    view.deadlock = m.deadlock();
+  return view;
+}
+
 } // namespace machinetest
 
 std::string Catch::StringMaker<tessera::emulator::PECounters>::convert(

@@ -272,6 +272,19 @@ public:
   Emulator emu;
 };
 
+/// What the host can see of a fabric's first row after a run that ended
+/// with `status`: what two ways of emulating the same run must agree on.
+struct RowView {
+  RunStatus status = RunStatus::Idle;
+  uint64_t cycle = 0;
+  std::vector<PECounters> counters;
+  std::vector<std::vector<uint8_t>> memories;
+  std::string fault, deadlock; ///< the deadlock report only when stalled
+
+  bool operator==(const RowView &) const = default;
+};
+RowView viewRow(const Machine &m, RunStatus status, unsigned width);
+
 } // namespace machinetest
 
 namespace Catch {

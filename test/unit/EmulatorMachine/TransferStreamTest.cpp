@@ -109,13 +109,9 @@ Fabric exchange(unsigned waitFirst = 0) {
   return f;
 }
 
-/// What a run leaves: everything the two modes must agree on.
-struct Outcome {
-  RunStatus status = RunStatus::Idle;
-  uint64_t cycle = 0;
-  std::vector<PECounters> counters;
-  std::vector<std::vector<uint8_t>> memories;
-  std::string fault, deadlock;
+/// What a run leaves: everything the two modes must agree on, and the
+/// elements the band carried.
+struct Outcome : RowView {
   uint64_t carried = 0;
 };
 
@@ -129,15 +125,7 @@ Outcome runOnce(const Fabric &fabric, unsigned width, bool carry,
   for (unsigned i = 0; i < steps; ++i)
     REQUIRE(m.emu.step());
   Outcome o;
-  o.status = m.run().status;
-  o.cycle = m.emu.getCycle();
-  for (unsigned x = 0; x < width; ++x) {
-    o.counters.push_back(m.emu.getCounters(x, 0));
-    o.memories.push_back(m.memory(x, 0));
-  }
-  o.fault = m.fault();
-  if (o.status == RunStatus::Stalled)
-    o.deadlock = m.deadlock();
+  static_cast<RowView &>(o) = viewRow(m, m.run().status, width);
   o.carried = m.emu.getCarriedElements();
   return o;
 }
