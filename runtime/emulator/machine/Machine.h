@@ -216,13 +216,11 @@ public:
   /// The main thread's turn in cycle pe.readyAt, run now (the clock set
   /// to that cycle for the while).
   void runMainThreadAhead(PE &pe, bool firstBatch);
-  /// Right after an asynchronous operation started: runs the batch the
-  /// main thread's next turn would run, now, if it touches only registers
-  /// and DSRs (scalar instructions without loads or stores, and prebuilt
-  /// DSR builders), which nothing else reads or writes in the meantime.
-  void runBatchAfterStart(PE &pe) { runRegisterBatch(pe); }
-  /// Runs the main thread's next batch now, at pe.readyAt, if it touches
-  /// only registers and DSRs; false if it did not run (it may be empty).
+  /// Runs the batch the main thread's turn at pe.readyAt would run, now,
+  /// if it touches only registers and DSRs (scalar instructions without
+  /// loads or stores, and prebuilt DSR builders), which nothing else reads
+  /// or writes in the meantime (right after an asynchronous start, and in
+  /// a chain); false if it did not run (it may be empty).
   bool runRegisterBatch(PE &pe);
   /// After a quiet operation ran ahead: what follows it up to the next
   /// quiet operation, and that operation, run ahead too, as long as the

@@ -285,7 +285,7 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
     // and the builders before the next start run now.
     if (streamsEnabled) {
       tryStream(pe, ut);
-      runBatchAfterStart(pe);
+      runRegisterBatch(pe);
     }
     return;
   }
