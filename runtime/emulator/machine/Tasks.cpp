@@ -303,6 +303,10 @@ void Band::setBlocked(PE &pe, pe::BlockSpace space, unsigned id, bool blocked) {
     apply(pe.blockedMicrothreads, 8);
     if (blocked)
       unstream(pe, pe.streamedMicrothreads);
+    else if (id < pe.microthreads.size() && pe.microthreads[id])
+      // It retries in the next turn: what it waited for may have come
+      // while it was blocked, with no delivery left to wake it.
+      pe.microthreads[id]->blockedOn = {};
     break;
   case pe::BlockSpace::ControlTask:
     apply(pe.tableBlocked, NumTaskIDs);

@@ -361,3 +361,49 @@ TEST_CASE("moves of one PE that touch the same memory stay in turns") {
     shifted.push_back(wordAt(o.memories[1], Block + 4 * r * Stride));
   CHECK(shifted == counting(100, Rows));
 }
+
+TEST_CASE("an unblocked receive takes the wavelets that came meanwhile at "
+          "once") {
+  // (1, 0) starts its column receive, blocks its microthread at once,
+  // waits while (0, 0)'s column arrives, unblocks it, then computes for
+  // 200 cycles (nops). The receive takes the waiting wavelets from the
+  // cycle after the unblock, not after the nops: by cycle 100 it is done.
+  Program left("left");
+  left.data(Block, blockWords(100));
+  left.label("t10");
+  strided(left, Src0(0), Block, Rows, 0, Stride)
+      .fabout(Dest(0), Rows, 1, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
+      .texit();
+  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+
+  Program right("right");
+  right.label("t10").fabin(Src0(1), Rows, 1, 2);
+  strided(right, Dest(1), Block, Rows, 1, Stride)
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)}, opts().async().ut(1))
+      .block(BlockSpace::UT, 1);
+  for (unsigned i = 0; i < 30; ++i)
+    right.emit(Opcode::Nop);
+  right.unblock(BlockSpace::UT, 1);
+  for (unsigned i = 0; i < 200; ++i)
+    right.emit(Opcode::Nop);
+  right.texit().task(TaskKind::Local, 10, "t10").activateAtStart(10);
+
+  Fabric f = Fabric::eastPair(left, right, 1);
+  for (bool carry : {false, true}) {
+    INFO("carry " << carry);
+    EmulatorOptions options;
+    options.carryTransfers = carry;
+    Machine m(f, options);
+    REQUIRE(m.run(100).status == RunStatus::CycleLimit);
+    CHECK(m.emu.getCounters(1, 0).waveletsReceived == Rows);
+    std::vector<uint32_t> block = m.read32s(1, 0, Block, Rows * Stride);
+    std::vector<uint32_t> column;
+    for (unsigned r = 0; r < Rows; ++r)
+      column.push_back(block[r * Stride + 1]);
+    CHECK(column == counting(100, Rows));
+  }
+  Outcome o = runBoth(f, 2);
+  REQUIRE(o.status == RunStatus::Idle);
+  CHECK(halo(o.memories[1]) == counting(100, Rows));
+}
