@@ -262,5 +262,5 @@ bool Band::hasLeftovers() const {
 
 bool Band::isQuiet() const {
   return awake.empty() && !hasStreamWork() && network.isIdle() &&
-         timers.empty();
+         !hasTimer();
 }

@@ -355,7 +355,7 @@ void Emulator::State::refreshSummary() const {
     local.canSkip &= band.awake.empty() && !band.hasStreamWork() &&
                      band.network.isIdle() && outboxNorth[i].empty() &&
                      outboxSouth[i].empty();
-    local.timers |= !band.timers.empty();
+    local.timers |= band.hasTimer();
     local.progressed |= band.progressed;
     if (local.canSkip) // read only when every band can skip
       local.nextTimer =
@@ -617,6 +617,13 @@ uint64_t Emulator::getChainedOperations() const {
   for (const auto &band : state->bands)
     operations += band->chainedOperations;
   return operations;
+}
+
+uint64_t Emulator::getTurns() const {
+  uint64_t turns = 0;
+  for (const auto &band : state->bands)
+    turns += band->turns;
+  return turns;
 }
 
 PECounters Emulator::getCounters() const {

@@ -14,6 +14,7 @@
 #ifndef TESSERA_EMULATOR_MACHINE_MACHINE_H
 #define TESSERA_EMULATOR_MACHINE_MACHINE_H
 
+#include "HeldCycles.h"
 #include "PE.h"
 #include "StartTemplates.h"
 #include "TimerQueue.h"
@@ -95,6 +96,11 @@ public:
   std::vector<uint32_t> streamPEs, streamPEsNow, streamingPEs;
   /// Carried sends, and carried receives with a delivery to take.
   size_t liveSends = 0, readyReceives = 0;
+  /// Transfers a chain started ahead (PE::laterMicrothreads), as PE index
+  /// << 3 | microthread, by the cycle after their start, when beginStreams
+  /// lets the streams take them up (dueStarts: its scratch).
+  TimerQueue streamStarts;
+  std::vector<std::pair<uint64_t, uint32_t>> dueStarts;
   /// Carrying transfers is on (EmulatorOptions::carryTransfers), and
   /// neither tracing nor recording, whose events come from turns, is.
   bool streamsEnabled = false;
@@ -107,6 +113,18 @@ public:
   uint64_t chainLimit = 0;
   /// Operations run ahead in chains (Emulator::getChainedOperations).
   uint64_t chainedOperations = 0;
+  /// A chain is running (runChainAhead's loop, which those it calls into
+  /// leave the rest to, so that a long chain does not nest).
+  bool inChain = false;
+  /// While a main thread runs ahead (runMainThreadAhead), `cycle` is that
+  /// of the turn it runs, and this the cycle the band is at.
+  bool runningAhead = false;
+  uint64_t bandCycle = 0;
+  /// Turns PEs took (Emulator::getTurns).
+  uint64_t turns = 0;
+  /// The cycles holdClock holds (those beyond its ring are timers of no
+  /// PE, index pes.size()).
+  HeldCycles heldCycles;
   /// Elements the streams moved (Emulator::getCarriedElements).
   uint64_t carriedElements = 0;
   /// A spare operation (one of the matching kind if there is one), or a
@@ -143,6 +161,14 @@ public:
     pe.awake = true;
     awake.push_back(static_cast<uint32_t>(&pe - pes.data()));
   }
+  /// Wakes the PE at cycle `at` (after this one) unless a timer wakes it
+  /// sooner; its turn then sets what it needs next.
+  void wakeAt(PE &pe, uint64_t at) {
+    if (pe.timerAt && pe.timerAt <= at)
+      return;
+    pe.timerAt = at;
+    timers.push(at, static_cast<uint32_t>(&pe - pes.data()));
+  }
   /// Stops the PE and the run with `message` at `pc`, in cycle `at` (the
   /// current one unless a scalar batch ran ahead).
   void fail(PE &pe, uint32_t pc, std::string message,
@@ -158,6 +184,13 @@ public:
   /// After a PE's turn: keeps it awake, puts it on a timer, or lets it
   /// sleep until a wavelet arrives or a host call.
   void reschedule(PE &pe);
+  /// A main thread that returned or exited ahead of its turn at cycle `at`
+  /// (a batch run ahead, a chain) would still have taken that turn: until
+  /// then the band has a timer (of no PE), so that the clock gets there
+  /// and the run counts as progressing, as with the turn.
+  void holdClock(uint64_t at);
+  /// A PE's timer or holdClock's is pending (at this cycle or later).
+  bool hasTimer() const;
   /// The cycle of the band's next timer, if it has one.
   std::optional<uint64_t> nextTimer() const;
   /// Moves the clock `cycles` ahead when nothing can happen before; false
@@ -222,16 +255,45 @@ public:
   /// or writes in the meantime (right after an asynchronous start, and in
   /// a chain); false if it did not run (it may be empty).
   bool runRegisterBatch(PE &pe);
-  /// After a quiet operation ran ahead: what follows it up to the next
-  /// quiet operation, and that operation, run ahead too, as long as the
-  /// PE stays alone (docs/Emulator.md "Chained operations").
+  /// After the main thread's turn or an operation it ran ahead: what
+  /// follows up to the next instruction a chain may run (classifyNext),
+  /// and that instruction, run ahead too, and so on (docs/Emulator.md
+  /// "Chained operations").
   void runChainAhead(PE &pe);
-  /// The main thread's next instruction is an operation that it alone can
-  /// observe (StartTemplate::isQuiet, and no microthread busy): it may run
-  /// ahead of its cycle.
-  bool isQuietNext(PE &pe);
+  /// What a chain may run ahead of the main thread's next instruction,
+  /// `decoded`: a quiet operation; a task's exit; the start of a transfer
+  /// the band will carry (mayStartAhead).
+  enum class ChainStep : uint8_t { None, Operation, Start, Exit };
+  ChainStep classifyNext(PE &pe, const DecodedInst &decoded);
+  /// `kept`, a template of the next instruction that the band would carry
+  /// (StartTemplate::isCarried), may start ahead of its cycle, pe.readyAt:
+  /// its microthread is free, and no operation of the PE can write a DSR
+  /// before then, so the start reads what it would read then
+  /// (docs/Emulator.md "Chained operations").
+  bool mayStartAhead(const PE &pe, const StartTemplate &kept,
+                     const DecodedInst &decoded) const;
+  /// No busy microthread's operation can write its address back to a DSR
+  /// (save-address) at or before cycle `at`.
+  bool writesNoDSRBy(const PE &pe, uint64_t at) const;
+  /// The cycle the band is at, also while a main thread runs ahead.
+  uint64_t getBandCycle() const { return runningAhead ? bandCycle : cycle; }
+  /// Microthread `ut`'s operation may act in this cycle: it was not
+  /// started ahead (PE::laterMicrothreads), or its cycle has passed (which
+  /// clears the bit).
+  bool hasStarted(PE &pe, unsigned ut) {
+    uint8_t bit = uint8_t(1u << ut);
+    if (!(pe.laterMicrothreads & bit))
+      return true;
+    if (pe.microthreads[ut]->startCycle >= cycle)
+      return false;
+    pe.laterMicrothreads &= uint8_t(~bit);
+    return true;
+  }
 
   // Operations.cpp
+  /// WSE-2: starting `inst` would size a color's delivery queue by the
+  /// input queue a fabin of it names (done once per color).
+  bool wouldSizeQueue(const PE &pe, const pe::Instruction &inst) const;
   /// Starts the DSD operation at the main thread's pc.
   void startOperation(PE &pe, const pe::Instruction &inst);
   /// Continues the main thread's operation for this cycle.
@@ -293,6 +355,9 @@ public:
   /// Completes microthread `ut`'s carried move after its last element, as
   /// the turn would, and wakes the PE if that turn would have done more.
   void completeStream(PE &pe, unsigned ut);
+  /// Before the streams' cycle: the transfers a chain started ahead whose
+  /// cycle has passed join the streams.
+  void beginStreams();
   /// The streams' cycle, before any turn; false or GiveBack: the transfer
   /// goes back to the PE's turn, which does this cycle's work instead.
   /// A send completed by its last element returns true.

@@ -10,7 +10,9 @@
 
 #include "Machine.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <utility>
 
 using namespace tessera;
@@ -55,27 +57,81 @@ std::string_view blockSpaceName(pe::BlockSpace space) {
 
 } // namespace
 
-bool Band::isQuietNext(PE &pe) {
-  // With a microthread busy, memory the operation touches may change
-  // before its cycle; in a map call, the operation is map's.
-  if (pe.hasBusyMicrothread() || pe.inMapCall)
-    return false;
-  const DecodedInst *decoded = programOf(pe).code.lookup(pe.ce.pc);
-  if (!decoded || decoded->opcode == pe::Opcode::Invalid)
-    return false;
+Band::ChainStep Band::classifyNext(PE &pe, const DecodedInst &decoded) {
+  // In a map call, the operation and the return are map's.
+  if (pe.inMapCall || decoded.opcode == pe::Opcode::Invalid)
+    return ChainStep::None;
+  // A microthread the turns run may need the turns it would skip.
+  bool turnThreads = pe.getBusyMicrothreads() & ~pe.streamedMicrothreads;
+  // A task's exit changes only what the main thread does next; reschedule
+  // keeps the clock going to its cycle, as if it ran then.
+  if (decoded.opcode == pe::Opcode::TaskExit)
+    return turnThreads ? ChainStep::None : ChainStep::Exit;
   // Only DSD operations have templates. A start copied from one reads
-  // nothing that changes before its cycle (no microthread runs, and
-  // deliveries and control wavelets touch no register, DSR or memory of a
-  // running task), and it cannot fault.
-  StartTemplate *kept = startTemplates.find(pe.program, decoded->aux);
-  return kept && kept->isQuiet() && kept->matches(pe);
+  // nothing that changes before its cycle (deliveries and control
+  // wavelets touch no register, DSR or memory of a running task), and it
+  // cannot fault.
+  StartTemplate *kept = startTemplates.find(pe.program, decoded.aux);
+  if (!kept || !kept->matches(pe))
+    return ChainStep::None;
+  // With a microthread busy, memory an operation touches may change
+  // before its cycle.
+  if (kept->isQuiet())
+    return pe.hasBusyMicrothread() ? ChainStep::None : ChainStep::Operation;
+  if (kept->isCarried() && !turnThreads && mayStartAhead(pe, *kept, decoded))
+    return ChainStep::Start;
+  return ChainStep::None;
+}
+
+bool Band::writesNoDSRBy(const PE &pe, uint64_t at) const {
+  uint64_t now = getBandCycle();
+  for (uint8_t threads = pe.getBusyMicrothreads(); threads;
+       threads &= threads - 1) {
+    unsigned ut = unsigned(std::countr_zero(threads));
+    const Flight &flight = *pe.microthreads[ut];
+    if (!flight.op.hasSaveAddress())
+      continue;
+    if (!(pe.streamedMicrothreads >> ut & 1))
+      return false; // a turn's transfer may finish any cycle
+    // A carried one moves an element a cycle at most, from the cycle after
+    // the band's (or after its start, if that is later).
+    uint64_t left = flight.op.getLength() - flight.op.getElementsDone();
+    if (left <= at - std::max(now, flight.startCycle))
+      return false;
+  }
+  return true;
+}
+
+bool Band::mayStartAhead(const PE &pe, const StartTemplate &kept,
+                         const DecodedInst &decoded) const {
+  if (!streamsEnabled)
+    return false;
+  unsigned ut = kept.op.getOptions().microthread;
+  if (ut >= pe.microthreads.size() || pe.microthreads[ut])
+    return false; // the turn waits for it, or faults
+  // WSE-2's first fabin of a color sizes its delivery queue, which the
+  // network would see before the start's cycle.
+  const pe::Instruction *inst = programOf(pe).code.getInstruction(decoded);
+  if (!inst || wouldSizeQueue(pe, *inst))
+    return false;
+  // The start's microthread stays free, and what finishes first activates
+  // or unblocks only what the main thread's later picks see; but it may
+  // write back to a DSR the start reads.
+  return writesNoDSRBy(pe, pe.readyAt);
 }
 
 void Band::runMainThreadAhead(PE &pe, bool firstBatch) {
   uint64_t now = cycle;
+  bool outermost = !runningAhead;
+  if (outermost) {
+    runningAhead = true;
+    bandCycle = now;
+  }
   cycle = pe.readyAt;
   runMainThread(pe, firstBatch);
   cycle = now;
+  if (outermost)
+    runningAhead = false;
 }
 
 bool Band::runRegisterBatch(PE &pe) {
@@ -84,6 +140,11 @@ bool Band::runRegisterBatch(PE &pe) {
   if (pe.deferredSteps)
     return false;
   const ProgramInfo &info = programOf(pe);
+  const DecodedInst *first = info.code.lookup(pe.ce.pc);
+  if (!first)
+    return false;
+  if (!DecodedProgram::isScalar(first->opcode) && !info.findPrebuilt(*first))
+    return true; // the batch is empty
   CEState ce = pe.ce;
   std::array<const PrebuiltDSR *, ScalarBatch> built;
   size_t numBuilt = 0;
@@ -118,21 +179,30 @@ bool Band::runRegisterBatch(PE &pe) {
 
 void Band::runChainAhead(PE &pe) {
   // Each step is what the PE's turn at pe.readyAt would do: the batch,
-  // then the operation it ends at, started as isQuietNext allows. Only
-  // this main thread reads or writes what they touch until then (no
-  // microthread is busy), so running them now changes nothing but when
-  // the emulator pays for them; a call's steps stay in their turns, which
-  // the host watches.
-  if (!chainEnabled || pe.activity.isCall || pe.hasBusyMicrothread() ||
-      pe.inMapCall)
+  // then the instruction it ends at, as classifyNext allows. Until then
+  // only this main thread reads or writes what they touch, so running them
+  // now changes nothing but when the emulator pays for them; a call's
+  // steps stay in their turns, which the host watches. One loop runs the
+  // whole chain: the steps it runs call back here and find it running.
+  if (!chainEnabled || inChain || pe.activity.isCall || pe.inMapCall)
     return;
-  // The turn at pe.readyAt is one the run reaches; it would run the
-  // operation ahead however far the batch took it.
+  inChain = true;
+  const DecodedProgram &code = programOf(pe).code;
+  // The turn at pe.readyAt is one the run reaches. It would run a quiet
+  // operation ahead however far the batch took it (as runMainThread
+  // does); an exit or a start runs ahead only to a cycle the run reaches.
   while (pe.state == MainState::Running && pe.readyAt < chainLimit &&
-         runRegisterBatch(pe) && isQuietNext(pe)) {
+         runRegisterBatch(pe)) {
+    const DecodedInst *decoded = code.lookup(pe.ce.pc);
+    ChainStep step = decoded ? classifyNext(pe, *decoded) : ChainStep::None;
+    if (step == ChainStep::None ||
+        (step != ChainStep::Operation && pe.readyAt >= chainLimit))
+      break;
     runMainThreadAhead(pe, /*firstBatch=*/false);
-    ++chainedOperations;
+    if (step != ChainStep::Exit)
+      ++chainedOperations;
   }
+  inChain = false;
 }
 
 void Band::runMainThread(PE &pe, bool firstBatch) {
@@ -244,16 +314,20 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
         pe.activity = {};
       }
       return;
-    case StepResult::NotScalar:
+    case StepResult::NotScalar: {
       if (!steps)
         break;
       // The instruction runs in its own cycle, readyAt; an operation that
-      // nothing but this main thread can observe runs now as it would then.
-      if (isQuietNext(pe)) {
+      // nothing but this main thread can observe runs now as it would then,
+      // and a chain may go on from there.
+      const DecodedInst *decoded = info.code.lookup(pe.ce.pc);
+      ChainStep step = decoded ? classifyNext(pe, *decoded) : ChainStep::None;
+      if (step == ChainStep::Operation)
         runMainThreadAhead(pe, /*firstBatch=*/false);
+      if (step != ChainStep::None)
         runChainAhead(pe);
-      }
       return;
+    }
     }
   }
 
@@ -268,6 +342,8 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
   const pe::InstInfo *instInfo = pe::getInstInfo(inst->opcode);
   CEState &ce = pe.ce;
   std::string_view mnemonic = instInfo->mnemonic;
+  // After task control (a task's last steps, often), a chain may go on.
+  bool chainAfter = false;
 
   switch (inst->opcode) {
   case pe::Opcode::Activate: {
@@ -281,6 +357,7 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
     if (options.trace)
       trace(pe, ce.pc, "activates task " + std::to_string(*task));
     activate(pe, *task);
+    chainAfter = true;
     break;
   }
   case pe::Opcode::Block:
@@ -310,6 +387,7 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
       pe.flushQueues |= uint8_t(1u << id);
     else
       setBlocked(pe, space, id, inst->opcode == pe::Opcode::Block);
+    chainAfter = true;
     break;
   }
   case pe::Opcode::TaskExit:
@@ -370,4 +448,6 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
   ce.pc = next;
   pe.readyAt = cycle + target::TargetModel::getInstructionCycles();
   progressed = true;
+  if (chainAfter)
+    runChainAhead(pe);
 }

@@ -120,7 +120,29 @@ std::optional<DSRId> dsrOf(const pe::Operand &operand) {
   return DSRId::fromOperand(operand);
 }
 
+/// WSE-2: the color of a fabin operand whose delivery queue has not taken
+/// an input queue's depth yet (PE::sizedColors).
+const Descriptor *unsizedFabIn(const PE &pe, const pe::Operand &operand) {
+  std::optional<DSRId> id = dsrOf(operand);
+  if (!id)
+    return nullptr;
+  const Descriptor &d = pe.dsrs.get(*id);
+  if (d.kind != DSRKind::FabIn || d.color >= 32 ||
+      (pe.sizedColors >> d.color & 1))
+    return nullptr;
+  return &d;
+}
+
 } // namespace
+
+bool Band::wouldSizeQueue(const PE &pe, const pe::Instruction &inst) const {
+  if (model.getDataTaskSource() != target::DataTaskSource::Color)
+    return false;
+  for (const pe::Operand &operand : inst.operands)
+    if (unsizedFabIn(pe, operand))
+      return true;
+  return false;
+}
 
 /// Classifies a started operation: fabric or FIFO operands make it
 /// interactive; the widest memory operand sets its SIMD rate.
@@ -232,17 +254,12 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
   // color's delivery queue takes that queue's depth.
   if (model.getDataTaskSource() == target::DataTaskSource::Color)
     for (const pe::Operand &operand : inst.operands)
-      if (std::optional<DSRId> id = dsrOf(operand)) {
-        const Descriptor &d = pe.dsrs.get(*id);
-        if (d.kind != DSRKind::FabIn || d.color >= 32 ||
-            (pe.sizedColors >> d.color & 1))
-          continue;
-        if (network.getDeliveredCount(pe.coord.x, pe.coord.y, d.color) <=
-                model.getInputQueueDepth(d.queue) &&
-            network.setDeliveryQueueDepth(pe.coord.x, pe.coord.y, d.color,
-                                          model.getInputQueueDepth(d.queue)))
-          pe.sizedColors |= uint32_t(1) << d.color;
-      }
+      if (const Descriptor *d = unsizedFabIn(pe, operand))
+        if (network.getDeliveredCount(pe.coord.x, pe.coord.y, d->color) <=
+                model.getInputQueueDepth(d->queue) &&
+            network.setDeliveryQueueDepth(pe.coord.x, pe.coord.y, d->color,
+                                          model.getInputQueueDepth(d->queue)))
+          pe.sizedColors |= uint32_t(1) << d->color;
 
   const ResolvedOptions &options = flight->op.getOptions();
   bool async = options.async && !flight->op.isMap();
@@ -273,6 +290,15 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
     pe.microthreads[ut] = std::move(flight);
     pe.microthreadsByPriority[unsigned(options.priority) & 3] |=
         uint8_t(1u << ut);
+    // A chain's start, ahead of the band: nothing acts on it before its
+    // cycle has passed (beginStreams, hasStarted).
+    if (cycle > getBandCycle()) {
+      pe.laterMicrothreads |= uint8_t(1u << ut);
+      streamStarts.push(cycle + 1,
+                        static_cast<uint32_t>(&pe - pes.data()) << 3 | ut);
+    } else {
+      pe.laterMicrothreads &= uint8_t(~(1u << ut));
+    }
     onOperationBeside(pe, ut);
     pe.state = MainState::Running;
     ce.pc = pe.microthreads[ut]->next;
@@ -474,8 +500,10 @@ void Band::runMicrothreads(PE &pe) {
     for (uint8_t threads = byPriority[priority]; threads;
          threads &= threads - 1) {
       unsigned ut = unsigned(std::countr_zero(threads));
-      // A blocked one waits; a streamed one has had its cycle.
-      if ((pe.blockedMicrothreads | pe.streamedMicrothreads) >> ut & 1)
+      // A blocked one waits; a streamed one has had its cycle; one a chain
+      // started has not begun.
+      if ((pe.blockedMicrothreads | pe.streamedMicrothreads) >> ut & 1 ||
+          !hasStarted(pe, ut))
         continue;
       Flight &flight = *pe.microthreads[ut];
       auto finish = [&] {

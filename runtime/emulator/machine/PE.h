@@ -123,7 +123,8 @@ struct alignas(64) Flight {
   uint64_t readyAt = 0; ///< memory-only: when its cost has elapsed
   uint32_t pc = 0;      ///< the instruction that started it
   uint32_t next = 0;    ///< the instruction after it
-  /// For recording: the cycle it started.
+  /// The cycle it started: for recording, and for a transfer a chain
+  /// started ahead (PE::laterMicrothreads), the last cycle it waits.
   uint64_t startCycle = 0;
 };
 
@@ -207,6 +208,10 @@ struct alignas(64) PE {
   /// Bit u of entry p: microthread u holds an operation of priority p
   /// (pe::Priority's value), so a turn orders them without reading them.
   std::array<uint8_t, 4> microthreadsByPriority{};
+  /// Microthreads whose transfer a chain started ahead of its cycle
+  /// (Flight::startCycle): neither the streams nor the turns act on it
+  /// before the cycle after that (Band::hasStarted).
+  uint8_t laterMicrothreads = 0;
   /// Colors whose delivery queue may hold wavelets: set by each delivery,
   /// cleared when a poll empties the queue (or a look finds it empty).
   uint32_t deliveredColors = 0;

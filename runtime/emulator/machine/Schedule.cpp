@@ -61,12 +61,11 @@ void Band::reschedule(PE &pe) {
       }
     }
   if (!hasWork(pe)) {
-    // A call's last batch returned at once but its instructions run until
-    // readyAt - 1: the clock must get there, as if each took its cycle.
-    if (pe.state == MainState::Idle && pe.readyAt > cycle + 1) {
-      pe.timerAt = pe.readyAt - 1;
-      timers.push(pe.timerAt, static_cast<uint32_t>(&pe - pes.data()));
-    }
+    // A call's last batch returned at once, or a chain ran a task's exit
+    // ahead, but its instructions run until readyAt - 1: the clock must
+    // get there, as if each took its cycle.
+    if (pe.state == MainState::Idle && pe.readyAt > cycle + 1)
+      holdClock(pe.readyAt - 1);
     return; // asleep until a delivery or a call
   }
   uint64_t next = cycle + 1;
@@ -77,6 +76,8 @@ void Band::reschedule(PE &pe) {
   case MainState::Idle:
     if (hasReadyTask(pe))
       need.at(pe.readyAt, next);
+    else if (pe.readyAt > next)
+      holdClock(pe.readyAt - 1); // as above, with a thread busy
     break;
   case MainState::Running:
     need.at(pe.readyAt, next);
@@ -97,10 +98,13 @@ void Band::reschedule(PE &pe) {
   for (uint8_t threads = pe.getBusyMicrothreads() & ~pe.streamedMicrothreads;
        threads; threads &= threads - 1) {
     unsigned ut = unsigned(std::countr_zero(threads));
+    const Flight &flight = *pe.microthreads[ut];
     if (pe.blockedMicrothreads >> ut & 1)
       need.passive = true; // the main thread must unblock it
+    else if (pe.laterMicrothreads >> ut & 1 && flight.startCycle >= cycle)
+      need.at(flight.startCycle + 1, next); // a chain started it ahead
     else
-      need.add(*pe.microthreads[ut], next, pe.dsdProgressCycle == cycle);
+      need.add(flight, next, pe.dsdProgressCycle == cycle);
   }
   if (need.now) {
     wake(pe);
@@ -111,7 +115,20 @@ void Band::reschedule(PE &pe) {
   // Otherwise only passive waits: a delivery wakes it.
 }
 
-std::optional<uint64_t> Band::nextTimer() const { return timers.earliest(); }
+void Band::holdClock(uint64_t at) {
+  if (!heldCycles.hold(at, cycle))
+    timers.push(at, static_cast<uint32_t>(pes.size())); // no PE's
+}
+
+bool Band::hasTimer() const { return !timers.empty() || !heldCycles.empty(); }
+
+std::optional<uint64_t> Band::nextTimer() const {
+  std::optional<uint64_t> next = timers.earliest();
+  std::optional<uint64_t> held = heldCycles.next(cycle);
+  if (held && (!next || *held < *next))
+    next = held;
+  return next;
+}
 
 bool Band::skipCycles(uint64_t cycles) {
   if (!awake.empty() || hasStreamWork() || !network.skipIdleCycles(cycles))
@@ -175,7 +192,14 @@ static void prefetchTransferData(const Network &network, const PE &pe) {
 void Band::runPEs() {
   progressed = false;
   timers.popDue(cycle, dueTimers);
+  // holdClock's cycles: a turn would have run an exit or return now.
+  if (heldCycles.take(cycle))
+    progressed = true;
   for (auto [at, index] : dueTimers) {
+    if (index == pes.size()) {
+      progressed = true;
+      continue;
+    }
     PE &pe = pes[index];
     if (pe.timerAt == at) {
       pe.timerAt = 0;
@@ -184,6 +208,7 @@ void Band::runPEs() {
   }
   // Streamed transfers act first; those they give back wake their PEs
   // for this cycle's turn.
+  beginStreams();
   if (!streamPEs.empty())
     runStreams();
   // The turn list and the awake list trade buffers each cycle, so neither
@@ -206,6 +231,7 @@ void Band::runPEs() {
       prefetchTransferData(network, pes[turn[i + 2]]);
     PE &pe = pes[turn[i]];
     pe.awake = false;
+    ++turns;
     takeControlWavelets(pe);
     if (pe.getBusyMicrothreads() & ~pe.streamedMicrothreads)
       runMicrothreads(pe);
@@ -216,7 +242,7 @@ void Band::runPEs() {
 
 void Band::stepNetwork() {
   network.step();
-  if (network.getLastStepMoves() != 0 || !timers.empty())
+  if (network.getLastStepMoves() != 0 || hasTimer())
     progressed = true; // wavelets moved, or PEs are computing
   for (const DeliveryNote &note : network.getLastStepDeliveries()) {
     if (PE *pe = findPE(note.pe.x, note.pe.y)) {

@@ -60,6 +60,17 @@ struct StartTemplate : StartInputs {
     return ranWhole && !interactive && !options.async && !options.activate &&
            !options.unblock && !op.getAdvanceSwitchColor();
   }
+  /// Asynchronous, a plain move between memory and the fabric of two
+  /// elements or more, and at most activating a task when it completes:
+  /// what the band carries between turns (Band::tryStream,
+  /// Band::mayCompleteApart), which a chain may start ahead
+  /// (Band::isCarriedStartNext).
+  bool isCarried() const {
+    const ResolvedOptions &options = op.getOptions();
+    return interactive && options.async && !op.isMap() &&
+           DSDEngine::isPlainMove(op) && op.getLength() >= 2 &&
+           !options.unblock && !op.getAdvanceSwitchColor();
+  }
 };
 
 /// A band's templates, by program and instruction (DecodedInst::aux).

@@ -271,12 +271,15 @@ void Band::completeStream(PE &pe, unsigned ut) {
   progressed = true;
   // That turn would then run the main thread, unless it is computing
   // until a later cycle (it has a timer or a turn for that): an activated
-  // task, a freed microthread or an operation's retry is its business.
+  // task, a freed microthread or an operation's retry is its business. An
+  // idle one that exited ahead (a chain) picks a task from its readyAt.
   bool computing =
       (pe.state == MainState::Running ||
        (pe.state == MainState::Operation && !pe.operation->interactive)) &&
       pe.readyAt > cycle;
-  if (!computing)
+  if (pe.state == MainState::Idle && pe.readyAt > cycle)
+    wakeAt(pe, pe.readyAt);
+  else if (!computing)
     wake(pe);
 }
 
@@ -361,8 +364,9 @@ constexpr size_t PEAhead = 8, FlightAhead = 4, ElementAhead = 2;
 /// instructions.
 constexpr size_t PrefetchFromPEs = 256;
 
+/// Those a chain started ahead wait for beginStreams.
 uint8_t streamsWithWork(const PE &pe) {
-  return pe.streamedSends | pe.readyStreams;
+  return (pe.streamedSends | pe.readyStreams) & ~pe.laterMicrothreads;
 }
 uint32_t colorsOf(const PE &pe, uint8_t threads) {
   uint32_t colors = 0;
@@ -426,7 +430,8 @@ void Band::runStreams() {
     if (fetchAhead)
       prefetchStreams(i);
     PE &pe = pes[streamPEsNow[i]];
-    for (uint8_t ready = pe.readyStreams; ready; ready &= ready - 1) {
+    for (uint8_t ready = pe.readyStreams & ~pe.laterMicrothreads; ready;
+         ready &= ready - 1) {
       unsigned ut = unsigned(std::countr_zero(ready));
       switch (stepReceiveStream(pe, ut)) {
       case StreamStep::Done:
@@ -441,7 +446,8 @@ void Band::runStreams() {
         break;
       }
     }
-    for (uint8_t sends = pe.streamedSends; sends; sends &= sends - 1) {
+    for (uint8_t sends = pe.streamedSends & ~pe.laterMicrothreads; sends;
+         sends &= sends - 1) {
       unsigned ut = unsigned(std::countr_zero(sends));
       if (!stepSendStream(pe, ut))
         unstream(pe, bitOf(ut));
@@ -452,6 +458,19 @@ void Band::runStreams() {
       pe.streamListed = false;
   }
   streamPEsNow.clear();
+}
+
+void Band::beginStreams() {
+  // Entries are PE index << 3 | microthread. A microthread starts no new
+  // operation ahead before its last one's entry is due (that one must end
+  // first), so the entry's bit is its own.
+  streamStarts.popDue(cycle, dueStarts);
+  for (auto [at, entry] : dueStarts) {
+    PE &pe = pes[entry >> 3];
+    pe.laterMicrothreads &= uint8_t(~(1u << (entry & 7)));
+    if (streamsWithWork(pe))
+      listStreamPE(pe);
+  }
 }
 
 void Band::settleStreams() {

@@ -86,14 +86,9 @@ EmulatorOptions chaining(bool on) {
 /// Runs `fabric` (width x 1) to the end in both modes and checks they
 /// agree; returns the chained run and its chained operations.
 RowView runBoth(const Fabric &fabric, unsigned width, uint64_t &chained) {
-  Machine plain(fabric, chaining(false));
-  RowView turns = viewRow(plain, plain.run().status, width);
-  CHECK(plain.emu.getChainedOperations() == 0);
-  Machine m(fabric, chaining(true));
-  RowView ahead = viewRow(m, m.run().status, width);
-  CHECK(ahead == turns);
-  chained = m.emu.getChainedOperations();
-  return ahead;
+  ChainedRun run = runChainedAndNot(fabric, width);
+  chained = run.chained;
+  return run.view;
 }
 
 } // namespace

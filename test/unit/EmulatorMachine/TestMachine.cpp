@@ -371,6 +371,22 @@ RowView viewRow(const Machine &m, RunStatus status, unsigned width) {
   return view;
 }
 
+ChainedRun runChainedAndNot(const Fabric &fabric, unsigned width) {
+  EmulatorOptions options;
+  options.chainOperations = false;
+  Machine plain(fabric, options);
+  RowView turns = viewRow(plain, plain.run().status, width);
+  CHECK(plain.emu.getChainedOperations() == 0);
+  Machine m(fabric);
+  ChainedRun run;
+  run.view = viewRow(m, m.run().status, width);
+  CHECK(run.view == turns);
+  run.chained = m.emu.getChainedOperations();
+  run.turnsWithout = plain.emu.getTurns();
+  run.turnsWith = m.emu.getTurns();
+  return run;
+}
+
 } // namespace machinetest
 
 std::string Catch::StringMaker<tessera::emulator::PECounters>::convert(

@@ -285,6 +285,17 @@ struct RowView {
 };
 RowView viewRow(const Machine &m, RunStatus status, unsigned width);
 
+/// A fabric (width x 1) run to the end with chaining
+/// (EmulatorOptions::chainOperations) on, after a run without it that
+/// must look the same: the chained run, the operations it chained, and
+/// the turns each run took.
+struct ChainedRun {
+  RowView view;
+  uint64_t chained = 0;
+  uint64_t turnsWithout = 0, turnsWith = 0;
+};
+ChainedRun runChainedAndNot(const Fabric &fabric, unsigned width);
+
 } // namespace machinetest
 
 namespace Catch {

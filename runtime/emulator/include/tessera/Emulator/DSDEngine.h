@@ -232,6 +232,8 @@ public:
   unsigned getNumOperands() const { return numOperands; }
   uint64_t getElementsDone() const { return next; }
   bool isDone() const { return next == length; }
+  /// An operand's DSR has save-address: completing writes it back.
+  bool hasSaveAddress() const { return savesAddress; }
   const ResolvedOptions &getOptions() const { return options; }
   /// A move between memory and the fabric (FabricMove): the byte address
   /// its next element reads or writes; -1 for other operations.

@@ -142,10 +142,11 @@ struct EmulatorOptions {
   /// between turns"): the same run with fewer turns. Tests turn it off to
   /// compare; tracing and recording do too.
   bool carryTransfers = true;
-  /// Run a main thread's operations on memory one after another in one
-  /// turn while nothing else can see the PE (docs/Emulator.md "Chained
-  /// operations"): the same run with fewer turns. Tests turn it off to
-  /// compare; tracing and recording do too.
+  /// Run a main thread's operations on memory, starts of carried
+  /// transfers and task exits one after another in one turn while nothing
+  /// else can see the PE (docs/Emulator.md "Chained operations"): the same
+  /// run with fewer turns. Tests turn it off to compare; tracing and
+  /// recording do too.
   bool chainOperations = true;
 };
 
@@ -272,6 +273,9 @@ public:
   /// Operations this process ran ahead in a chain
   /// (EmulatorOptions::chainOperations), also for tests and profiles.
   uint64_t getChainedOperations() const;
+  /// Turns this process's PEs took (docs/Emulator.md "The clock and its
+  /// cycle"): the emulator's own work, for tests and profiles.
+  uint64_t getTurns() const;
   /// Every PE that runs a program with its counters, in (y, x) order.
   /// With ranks, every rank must call it, and rank 0 gets every rank's
   /// PEs, the others their own (as getLinkCounts and getRecordedEvents).

@@ -1,0 +1,213 @@
+//===- ChainStepTest.cpp - exits and transfer starts in a chain -----------===//
+//
+// docs/Emulator.md "Chained operations": besides operations on memory, a
+// chain runs a task's exit, and the start of a transfer the band carries,
+// ahead of their turns. Each program below runs with and without chaining
+// and must give the same run to the cycle (status, clock, counters and
+// memory, and at every stop of a run the host limits); the turns each run
+// took show what the chain spared.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestMachine.h"
+
+using namespace machinetest;
+
+namespace {
+
+constexpr unsigned LineWords = 8, NumLines = 3, Rounds = 3;
+// A program has one data segment: the counters, then the lines it sends.
+constexpr uint16_t Count = 0x2900, Pending = 0x2900, RoundsLeft = 0x2904;
+constexpr uint16_t Lines = 0x2908, Into = 0x2C00;
+
+/// Task 10 counts Count down from `rounds` and activates itself again
+/// until it reaches zero.
+Program &countdown(Program &p, unsigned rounds) {
+  p.data(Count, {rounds});
+  p.label("t10")
+      .load(1, Count)
+      .emit(Opcode::AddI, {R(1), R(1), Imm(-1)})
+      .store(1, Count)
+      .emit(Opcode::BEqZ, {R(1), L("done")})
+      .activate(10)
+      .label("done")
+      .texit();
+  return p.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+}
+
+/// The counters countTransfers starts from, and `more` after them.
+std::vector<uint32_t> counters(std::vector<uint32_t> more = {}) {
+  static_assert(RoundsLeft == Pending + 4 && Lines == Pending + 8);
+  std::vector<uint32_t> words = {NumLines, Rounds};
+  words.insert(words.end(), more.begin(), more.end());
+  return words;
+}
+
+/// Task 11, the completion task of each transfer: when the round's last
+/// one is done, activates task 10 for the next round, Rounds in all.
+Program &countTransfers(Program &p) {
+  p.label("t11")
+      .load(1, Pending)
+      .emit(Opcode::AddI, {R(1), R(1), Imm(-1)})
+      .store(1, Pending)
+      .emit(Opcode::BNeZ, {R(1), L("end")})
+      .movi(1, NumLines)
+      .store(1, Pending)
+      .load(2, RoundsLeft)
+      .emit(Opcode::AddI, {R(2), R(2), Imm(-1)})
+      .store(2, RoundsLeft)
+      .emit(Opcode::BEqZ, {R(2), L("end")})
+      .activate(10)
+      .label("end")
+      .texit();
+  return p.task(TaskKind::Local, 11, "t11");
+}
+
+uint32_t lineWord(unsigned line, unsigned i) { return 1000 * line + i; }
+
+/// (0, 0) sends NumLines lines of LineWords words east, one asynchronous
+/// move each on its own color (1, 2, ...) and microthread, and (1, 0)
+/// receives them the same way; each round starts all moves in one task
+/// (builders, then the move, three cycles each), as a halo exchange does.
+Fabric transferRounds() {
+  Program left("left");
+  std::vector<uint32_t> words;
+  for (unsigned line = 0; line < NumLines; ++line)
+    for (unsigned i = 0; i < LineWords; ++i)
+      words.push_back(lineWord(line, i));
+  left.data(Pending, counters(words));
+  left.label("t10");
+  for (unsigned k = 0; k < NumLines; ++k)
+    left.mem1d(Src0(k), 32, Lines + 4 * k * LineWords, LineWords)
+        .fabout(Dest(k), LineWords, 1 + k, 1 + k)
+        .emit(Opcode::Mov32V, {Dest(k), Src0(k)},
+              opts().async().ut(k).activate(11));
+  left.texit().task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  countTransfers(left);
+
+  Program right("right");
+  right.data(Pending, counters());
+  right.label("t10");
+  for (unsigned k = 0; k < NumLines; ++k)
+    right.fabin(Src0(k), LineWords, 1 + k, 1 + k)
+        .mem1d(Dest(k), 32, Into + 4 * k * LineWords, LineWords)
+        .emit(Opcode::Mov32V, {Dest(k), Src0(k)},
+              opts().async().ut(k).activate(11));
+  right.texit().task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  countTransfers(right);
+
+  Fabric f = Fabric::eastPair(left, right, 1);
+  for (unsigned color = 2; color <= NumLines; ++color)
+    f.route(0, 0, color, Ramp, E).route(1, 0, color, W, Ramp);
+  return f;
+}
+
+} // namespace
+
+TEST_CASE("a task's exit runs in the turn that reaches it") {
+  constexpr unsigned Times = 5;
+  Program p("pe");
+  ChainedRun run = runChainedAndNot(Fabric::single(countdown(p, Times)), 1);
+  REQUIRE(run.view.status == RunStatus::Idle);
+  CHECK(run.chained == 0); // an exit is not an operation
+  // Without chaining a round takes three turns: the pick (which runs the
+  // task's first batch ahead), the activate, the exit; the last round
+  // two (it activates nothing). Chained, each exit joins the turn before.
+  CHECK(run.turnsWithout == 3 * Times - 1);
+  CHECK(run.turnsWith == 2 * Times - 1);
+  Machine m(Fabric::single(p));
+  REQUIRE(m.run().status == RunStatus::Idle);
+  CHECK(m.read32(0, 0, Count) == 0);
+}
+
+TEST_CASE("an exit chained far ahead keeps the clock going to its cycle") {
+  // Task 10 runs twice: it counts Count down (activating itself again the
+  // first time), then copies 2,048 words (1,024 cycles) and exits. The
+  // second time the copy is quiet (its template ran whole the first time):
+  // it and the exit run ahead in the pick's turn, the exit over 1,000
+  // cycles before its own, further than the ring of held cycles reaches.
+  constexpr uint16_t From = 0x3000, To = 0x5000, Words = 2048;
+  Program p("pe");
+  p.data(Count, {2});
+  p.label("t10")
+      .load(1, Count)
+      .emit(Opcode::AddI, {R(1), R(1), Imm(-1)})
+      .store(1, Count)
+      .emit(Opcode::BEqZ, {R(1), L("copy")})
+      .activate(10)
+      .label("copy")
+      .mem1d(Dest(0), 32, To, Words)
+      .mem1d(Src0(0), 32, From, Words)
+      .emit(Opcode::FMovSV, {Dest(0), Src0(0)})
+      .texit();
+  p.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  ChainedRun run = runChainedAndNot(Fabric::single(p), 1);
+  REQUIRE(run.view.status == RunStatus::Idle);
+  CHECK(run.view.cycle > 2 * 1024);
+  // Without chaining, seven turns: the pick (its batch run ahead up to
+  // the activate), the activate, the builders' batch, the copy, the exit;
+  // then the second pick (its batch and the quiet copy run ahead) and the
+  // exit. Chained, the activate's turn runs the builders, and both exits
+  // join the turn before them. The second copy ran ahead as it did
+  // without chaining: it is not counted as chained.
+  CHECK(run.turnsWithout == 7);
+  CHECK(run.turnsWith == 4);
+  CHECK(run.chained == 0);
+}
+
+TEST_CASE("a microthread the turns run keeps the exits in their turns") {
+  // Task 9, picked first, starts a one-word receive (too short for the
+  // band to carry) on a color nothing sends on; task 10 counts down beside
+  // it. The receive's turns are the PE's, which a chain would skip.
+  Program p("pe");
+  p.label("t9")
+      .fabin(Src0(0), 1, 5, 1)
+      .mem1d(Dest(0), 32, Into, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)}, opts().async().ut(0))
+      .texit();
+  p.task(TaskKind::Local, 9, "t9").activateAtStart(9);
+  ChainedRun run = runChainedAndNot(Fabric::single(countdown(p, 5)), 1);
+  REQUIRE(run.view.status == RunStatus::Stalled);
+  CHECK(run.turnsWith == run.turnsWithout);
+}
+
+TEST_CASE("a round's transfer starts run ahead in one chain") {
+  ChainedRun run = runChainedAndNot(transferRounds(), 2);
+  REQUIRE(run.view.status == RunStatus::Idle);
+  std::vector<uint32_t> expected;
+  for (unsigned line = 0; line < NumLines; ++line)
+    for (unsigned i = 0; i < LineWords; ++i)
+      expected.push_back(lineWord(line, i));
+  Machine m(transferRounds());
+  REQUIRE(m.run().status == RunStatus::Idle);
+  CHECK(m.read32s(1, 0, Into, NumLines * LineWords) == expected);
+  // Round 1 makes each start's template (none is chained before it ran
+  // once; on WSE-2 a receive's first start of a color also sizes its
+  // queue). From round 2 on each PE starts all its moves in the turn
+  // that picks task 10.
+  CHECK(run.chained == 2 * (Rounds - 1) * NumLines);
+  CHECK(run.turnsWith < run.turnsWithout);
+}
+
+TEST_CASE("a run of transfer rounds stopped by its cycle limit finds the "
+          "PEs as in turns") {
+  EmulatorOptions without;
+  without.chainOperations = false;
+  Machine whole(transferRounds(), without);
+  REQUIRE(whole.run().status == RunStatus::Idle);
+  uint64_t end = whole.emu.getCycle();
+  uint64_t chainedSomewhere = 0;
+  for (uint64_t limit = 1; limit < end; ++limit) {
+    INFO("limit " << limit);
+    Machine plain(transferRounds(), without);
+    Machine m(transferRounds());
+    RowView turns = viewRow(plain, plain.run(limit).status, 2);
+    RowView ahead = viewRow(m, m.run(limit).status, 2);
+    REQUIRE(turns.status == RunStatus::CycleLimit);
+    CHECK(ahead == turns);
+    CHECK(viewRow(m, m.run().status, 2) ==
+          viewRow(plain, plain.run().status, 2));
+    chainedSomewhere += m.emu.getChainedOperations();
+  }
+  CHECK(chainedSomewhere > 0);
+}
