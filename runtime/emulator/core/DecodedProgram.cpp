@@ -78,6 +78,7 @@ DecodedProgram::DecodedProgram(const pe::ProgramBinary &program)
     entry.size = static_cast<uint8_t>(result.size);
     if (isScalar(inst.opcode)) {
       flatten(inst, entry);
+      entry.flags |= DecodedInst::ScalarOpcode;
     } else {
       entry.aux = static_cast<uint32_t>(fullInstructions.size());
       fullInstructions.push_back(std::move(inst));
@@ -107,7 +108,7 @@ void DecodedProgram::sortLines() {
 
 const pe::Instruction *
 DecodedProgram::getInstruction(const DecodedInst &inst) const {
-  if (inst.opcode == pe::Opcode::Invalid || isScalar(inst.opcode) ||
+  if (inst.opcode == pe::Opcode::Invalid || inst.isScalar() ||
       inst.aux >= fullInstructions.size())
     return nullptr;
   return &fullInstructions[inst.aux];

@@ -143,7 +143,7 @@ bool Band::runRegisterBatch(PE &pe) {
   const DecodedInst *first = info.code.lookup(pe.ce.pc);
   if (!first)
     return false;
-  if (!DecodedProgram::isScalar(first->opcode) && !info.findPrebuilt(*first))
+  if (!first->isScalar() && !info.findPrebuilt(*first))
     return true; // the batch is empty
   CEState ce = pe.ce;
   std::array<const PrebuiltDSR *, ScalarBatch> built;

@@ -38,12 +38,14 @@ TEST_CASE("every halfword of the code has an entry", "[decoded]") {
   const DecodedInst *activate = program.lookup(0x108);
   REQUIRE(activate);
   CHECK(activate->opcode == Opcode::Activate);
+  CHECK(!activate->isScalar());
   const pe::Instruction *full = program.getInstruction(*activate);
   REQUIRE(full);
   CHECK(pe::format(*full) == "activate 10");
 
   const DecodedInst *addi = program.lookup(0x10a);
   REQUIRE(addi);
+  CHECK(addi->isScalar());
   CHECK(addi->reg[0] == 3);
   CHECK(addi->reg[1] == 4);
   CHECK(addi->imm == 0xFFFFFFFE);
@@ -55,7 +57,8 @@ TEST_CASE("every halfword of the code has an entry", "[decoded]") {
 
   const DecodedInst *randsel = program.lookup(0x112);
   REQUIRE(randsel);
-  CHECK(randsel->flags == DecodedInst::RegOperand);
+  CHECK(randsel->flags ==
+        (DecodedInst::RegOperand | DecodedInst::ScalarOpcode));
   CHECK(randsel->reg[0] == 9);
 
   const DecodedInst *fcmp = program.lookup(0x114);

@@ -38,6 +38,9 @@ struct DecodedInst {
   uint32_t aux = 0;
 
   static constexpr uint8_t RegOperand = 1;
+  /// Bit 1: the scalar core executes it (DecodedProgram::isScalar).
+  static constexpr uint8_t ScalarOpcode = 2;
+  bool isScalar() const { return flags & ScalarOpcode; }
 };
 
 /// Where an instruction came from, from the binary's line table.
