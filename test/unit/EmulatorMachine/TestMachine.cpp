@@ -387,6 +387,28 @@ ChainedRun runChainedAndNot(const Fabric &fabric, unsigned width) {
   return run;
 }
 
+uint64_t runChainedAndNotToEveryStop(const Fabric &fabric, unsigned width) {
+  EmulatorOptions without;
+  without.chainOperations = false;
+  Machine whole(fabric, without);
+  REQUIRE(whole.run().status == RunStatus::Idle);
+  uint64_t end = whole.emu.getCycle();
+  uint64_t chained = 0;
+  for (uint64_t limit = 1; limit < end; ++limit) {
+    INFO("limit " << limit);
+    Machine plain(fabric, without);
+    Machine m(fabric);
+    RowView turns = viewRow(plain, plain.run(limit).status, width);
+    RowView ahead = viewRow(m, m.run(limit).status, width);
+    REQUIRE(turns.status == RunStatus::CycleLimit);
+    CHECK(ahead == turns);
+    CHECK(viewRow(m, m.run().status, width) ==
+          viewRow(plain, plain.run().status, width));
+    chained += m.emu.getChainedOperations();
+  }
+  return chained;
+}
+
 } // namespace machinetest
 
 std::string Catch::StringMaker<tessera::emulator::PECounters>::convert(

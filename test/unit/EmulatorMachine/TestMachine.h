@@ -295,6 +295,11 @@ struct ChainedRun {
   uint64_t turnsWithout = 0, turnsWith = 0;
 };
 ChainedRun runChainedAndNot(const Fabric &fabric, unsigned width);
+/// Stops runs of `fabric` (width x 1) with chaining and without at every
+/// cycle before the run's end (the host's cycle limit), checks that the
+/// host finds the same at each stop and after the rest of the run, and
+/// returns the operations the chained runs chained in all.
+uint64_t runChainedAndNotToEveryStop(const Fabric &fabric, unsigned width);
 
 } // namespace machinetest
 

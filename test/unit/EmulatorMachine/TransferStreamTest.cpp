@@ -61,6 +61,19 @@ std::vector<uint32_t> blockWords(uint32_t first) {
   return words;
 }
 
+/// (0, 0)'s task 10: sends its block's edge column (100, 101, ...) east on
+/// color 1, in one synchronous move.
+Program sendColumn() {
+  Program left("left");
+  left.data(Block, blockWords(100));
+  left.label("t10");
+  strided(left, Src0(0), Block, Rows, 0, Stride)
+      .fabout(Dest(0), Rows, 1, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
+      .texit();
+  return left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+}
+
 /// Sends the block's edge column on `out` (microthread 0, then task 11)
 /// and receives its halo column from `in` (microthread 1, then task 12).
 Program &swapColumns(Program &p, unsigned out, unsigned in) {
@@ -209,14 +222,7 @@ TEST_CASE("a run stopped and resumed between cycles carries the same") {
 TEST_CASE("a microthread blocked while carried waits as in turns") {
   // (1, 0) blocks its column receive's microthread a few cycles in and
   // unblocks it later: the wavelets wait in the queue meanwhile.
-  Program left("left");
-  left.data(Block, blockWords(100));
-  left.label("t10");
-  strided(left, Src0(0), Block, Rows, 0, Stride)
-      .fabout(Dest(0), Rows, 1, 1)
-      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
-      .texit();
-  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  Program left = sendColumn();
 
   Program right("right");
   right.label("t10").fabin(Src0(1), Rows, 1, 2);
@@ -368,14 +374,7 @@ TEST_CASE("an unblocked receive takes the wavelets that came meanwhile at "
   // waits while (0, 0)'s column arrives, unblocks it, then computes for
   // 200 cycles (nops). The receive takes the waiting wavelets from the
   // cycle after the unblock, not after the nops: by cycle 100 it is done.
-  Program left("left");
-  left.data(Block, blockWords(100));
-  left.label("t10");
-  strided(left, Src0(0), Block, Rows, 0, Stride)
-      .fabout(Dest(0), Rows, 1, 1)
-      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
-      .texit();
-  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  Program left = sendColumn();
 
   Program right("right");
   right.label("t10").fabin(Src0(1), Rows, 1, 2);
