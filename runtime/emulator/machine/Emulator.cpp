@@ -606,24 +606,15 @@ DeadlockReport Emulator::getDeadlock() const {
 }
 
 uint64_t Emulator::getCarriedElements() const {
-  uint64_t elements = 0;
-  for (const auto &band : state->bands)
-    elements += band->carriedElements;
-  return elements;
+  return state->sumOverBands(&Band::carriedElements);
 }
 
 uint64_t Emulator::getChainedOperations() const {
-  uint64_t operations = 0;
-  for (const auto &band : state->bands)
-    operations += band->chainedOperations;
-  return operations;
+  return state->sumOverBands(&Band::chainedOperations);
 }
 
 uint64_t Emulator::getTurns() const {
-  uint64_t turns = 0;
-  for (const auto &band : state->bands)
-    turns += band->turns;
-  return turns;
+  return state->sumOverBands(&Band::turns);
 }
 
 PECounters Emulator::getCounters() const {

@@ -277,18 +277,6 @@ public:
   bool writesNoDSRBy(const PE &pe, uint64_t at) const;
   /// The cycle the band is at, also while a main thread runs ahead.
   uint64_t getBandCycle() const { return runningAhead ? bandCycle : cycle; }
-  /// Microthread `ut`'s operation may act in this cycle: it was not
-  /// started ahead (PE::laterMicrothreads), or its cycle has passed (which
-  /// clears the bit).
-  bool hasStarted(PE &pe, unsigned ut) {
-    uint8_t bit = uint8_t(1u << ut);
-    if (!(pe.laterMicrothreads & bit))
-      return true;
-    if (pe.microthreads[ut]->startCycle >= cycle)
-      return false;
-    pe.laterMicrothreads &= uint8_t(~bit);
-    return true;
-  }
 
   // Operations.cpp
   /// WSE-2: starting `inst` would size a color's delivery queue by the
@@ -456,6 +444,13 @@ struct Emulator::State {
   bool ownsRow(unsigned y) const { return y >= firstRow && y < endRow; }
   machine::Band &bandOf(unsigned y) { return *bands[bandOfRow[y]]; }
   const machine::Band &bandOf(unsigned y) const { return *bands[bandOfRow[y]]; }
+  /// One of a band's counts of its own work, summed over the bands.
+  uint64_t sumOverBands(uint64_t machine::Band::*count) const {
+    uint64_t sum = 0;
+    for (const auto &band : bands)
+      sum += (*band).*count;
+    return sum;
+  }
   machine::PE *findPE(unsigned x, unsigned y);
   const machine::PE *findPE(unsigned x, unsigned y) const;
 

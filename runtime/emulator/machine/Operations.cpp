@@ -291,13 +291,11 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
     pe.microthreadsByPriority[unsigned(options.priority) & 3] |=
         uint8_t(1u << ut);
     // A chain's start, ahead of the band: nothing acts on it before its
-    // cycle has passed (beginStreams, hasStarted).
+    // cycle has passed (beginStreams clears the bit then).
     if (cycle > getBandCycle()) {
       pe.laterMicrothreads |= uint8_t(1u << ut);
       streamStarts.push(cycle + 1,
                         static_cast<uint32_t>(&pe - pes.data()) << 3 | ut);
-    } else {
-      pe.laterMicrothreads &= uint8_t(~(1u << ut));
     }
     onOperationBeside(pe, ut);
     pe.state = MainState::Running;
@@ -502,8 +500,9 @@ void Band::runMicrothreads(PE &pe) {
       unsigned ut = unsigned(std::countr_zero(threads));
       // A blocked one waits; a streamed one has had its cycle; one a chain
       // started has not begun.
-      if ((pe.blockedMicrothreads | pe.streamedMicrothreads) >> ut & 1 ||
-          !hasStarted(pe, ut))
+      uint8_t passedBy = pe.blockedMicrothreads | pe.streamedMicrothreads |
+                         pe.laterMicrothreads;
+      if (passedBy >> ut & 1)
         continue;
       Flight &flight = *pe.microthreads[ut];
       auto finish = [&] {

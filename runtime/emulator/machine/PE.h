@@ -210,7 +210,7 @@ struct alignas(64) PE {
   std::array<uint8_t, 4> microthreadsByPriority{};
   /// Microthreads whose transfer a chain started ahead of its cycle
   /// (Flight::startCycle): neither the streams nor the turns act on it
-  /// before the cycle after that (Band::beginStreams, Band::hasStarted).
+  /// until Band::beginStreams clears the bit, at the cycle after that.
   uint8_t laterMicrothreads = 0;
   /// Colors whose delivery queue may hold wavelets: set by each delivery,
   /// cleared when a poll empties the queue (or a look finds it empty).

@@ -101,7 +101,7 @@ void Band::reschedule(PE &pe) {
     const Flight &flight = *pe.microthreads[ut];
     if (pe.blockedMicrothreads >> ut & 1)
       need.passive = true; // the main thread must unblock it
-    else if (pe.laterMicrothreads >> ut & 1 && flight.startCycle >= cycle)
+    else if (pe.laterMicrothreads >> ut & 1)
       need.at(flight.startCycle + 1, next); // a chain started it ahead
     else
       need.add(flight, next, pe.dsdProgressCycle == cycle);
