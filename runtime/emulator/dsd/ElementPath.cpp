@@ -195,7 +195,7 @@ DSDProgress DSDEngine::runMoves(DSDOperation &op, DSDContext context,
   ElementRunner runner(context, trap, progress);
   runner.opcode = op.opcode;
   runner.index = op.index;
-  detail::OperandSlot &dest = op.slots[0], &source = op.slots[1];
+  detail::OperandSlot &dest = op.slot(0), &source = op.slot(1);
   bool half =
       op.opcode == pe::Opcode::FMovHV || op.opcode == pe::Opcode::Mov16V;
   while (progress.elements < budget && op.next < op.length) {
@@ -280,7 +280,7 @@ void DSDEngine::complete(DSDOperation &op, DSRFile &dsrs) {
   // Save address: only if the DSR is still what the operation copied (not
   // rebuilt or changed meanwhile); a DSR used twice is written once.
   for (unsigned i = 0; i < op.numOperands; ++i) {
-    const OperandSlot &slot = op.slot(i);
+    const OperandSlot &slot = std::as_const(op).slot(i);
     if (!slot.dsr || !slot.descriptor.saveAddress)
       continue;
     Descriptor advanced = slot.descriptor;

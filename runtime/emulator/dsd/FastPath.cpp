@@ -513,7 +513,7 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
   bool consecutive = true;
   uint64_t copies = std::min({budget, op.length - op.next, BlockElements});
   for (unsigned i = 0; i < count; ++i) {
-    const OperandSlot &slot = op.slot(i);
+    const OperandSlot &slot = std::as_const(op).slot(i);
     bytes[i] = slot.width / 8;
     if (slot.cls != OperandClass::Scalar) {
       memoryBytes[i] = bytes[i];
@@ -538,7 +538,7 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
     uint64_t n = std::min({budget - done, op.length - op.next, FastChunk});
     std::array<int64_t, 4> lo{}, hi{}, first{};
     for (unsigned i = 0; i < count; ++i) {
-      const OperandSlot &slot = op.slot(i);
+      const OperandSlot &slot = std::as_const(op).slot(i);
       if (!inMemory(slot))
         continue;
       // Elements of one operand are a multiple of 2 bytes apart, so the
@@ -564,7 +564,7 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
       if (!direct) {
         // Mirror: the chunk's bytes at their own addresses, in any shape.
         for (unsigned i = 0; i < count; ++i)
-          if (memoryBytes[i] && (i > 0 || !isDense(op.slot(i))))
+          if (memoryBytes[i] && (i > 0 || !isDense(std::as_const(op).slot(i))))
             memory.read(static_cast<uint32_t>(lo[i]),
                         {mirror + lo[i], static_cast<size_t>(hi[i] - lo[i])});
         views.dest = mirror + lo[0];
@@ -580,7 +580,7 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
       } else {
         std::array<detail::Cursor, 4> cursors;
         for (unsigned i = 0; i < count; ++i)
-          cursors[i] = op.slot(i).cursor;
+          cursors[i] = std::as_const(op).slot(i).cursor;
         runViewed(kernels, views, results, cursors, broadcast, bytes,
                   memoryBytes, count, n, op.carry);
       }
@@ -588,8 +588,11 @@ uint64_t DSDEngine::runFast(DSDOperation &op, PEMemory &memory,
         memory.write(static_cast<uint32_t>(lo[0]),
                      {mirror + lo[0], static_cast<size_t>(hi[0] - lo[0])});
     }
-    for (unsigned i = 0; i < count; ++i)
-      op.slot(i).cursor.advance(n);
+    // Cursors that will not be read again stay as they are: an operation
+    // copied from a template then never copies its slots.
+    if (op.next + n != op.length)
+      for (unsigned i = 0; i < count; ++i)
+        op.slot(i).cursor.advance(n);
     op.next += n;
     done += n;
   }

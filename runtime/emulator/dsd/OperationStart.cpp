@@ -201,12 +201,20 @@ struct Starter {
 
 } // namespace
 
-void DSDEngine::makeRoomForOperands(DSDOperation &op) {
+void DSDOperation::makeOwnRoom(unsigned n) {
+  sharedSlots = nullptr;
   // Only what this operation needs: a fabric-fed operation of three
   // operands may be in flight on every PE at once.
-  if (op.numOperands > DSDOperation::InlineOperands &&
-      op.moreSlots.size() < op.numOperands - DSDOperation::InlineOperands)
-    op.moreSlots.resize(op.numOperands - DSDOperation::InlineOperands);
+  if (ownCapacity >= n)
+    return;
+  ownSlots = std::make_unique<detail::OperandSlot[]>(n);
+  ownCapacity = static_cast<uint8_t>(n);
+}
+
+void DSDOperation::takeOwnSlots() {
+  const detail::OperandSlot *from = sharedSlots;
+  makeOwnRoom(numOperands);
+  std::copy(from, from + numOperands, ownSlots.get());
 }
 
 bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
@@ -223,6 +231,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   op.fastOperands = false;
   op.isMove = false;
   op.numOperands = 0;
+  op.sharedSlots = nullptr;
   op.length = 0;
   op.next = 0;
   op.carry = 0;
@@ -246,7 +255,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
     op.mapCall.function = static_cast<uint32_t>(inst.operands[0].value);
     op.mapCall.numArgs = static_cast<uint8_t>(count - 2);
     op.numOperands = static_cast<uint8_t>(count - 1);
-    makeRoomForOperands(op);
+    op.makeOwnRoom(op.numOperands);
     starter.numOperands = op.numOperands;
     starter.firstOperand = 1;
     for (unsigned i = 0; i < op.numOperands; ++i)
@@ -257,7 +266,7 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
     if (!shape || inst.operands.size() != 1u + shape->sources)
       return starter.fail("malformed instruction (operands)");
     op.numOperands = static_cast<uint8_t>(1 + shape->sources);
-    makeRoomForOperands(op);
+    op.makeOwnRoom(op.numOperands);
     starter.numOperands = op.numOperands;
     if (!starter.fill(0, inst.operands[0], shape->dest))
       return false;
@@ -311,9 +320,8 @@ void DSDEngine::restart(DSDOperation &op, const DSDOperation &started) {
   op.carry = started.carry;
   if (started.isMap())
     op.mapCall = started.mapCall;
-  makeRoomForOperands(op);
-  for (unsigned i = 0; i < op.numOperands; ++i)
-    op.slot(i) = started.slot(i);
+  // The slots are read where they are until the operation changes one.
+  op.sharedSlots = &started.slot(0);
 }
 
 void DSDEngine::prepareFabricMove(DSDOperation &op) {
@@ -321,7 +329,8 @@ void DSDEngine::prepareFabricMove(DSDOperation &op) {
   detail::FabricMove &move = op.move;
   if (!op.isMove)
     return;
-  const OperandSlot &dest = op.slots[0], &source = op.slots[1];
+  const OperandSlot &dest = std::as_const(op).slot(0),
+                    &source = std::as_const(op).slot(1);
   bool receive =
       source.cls == OperandClass::FabIn && dest.cls == OperandClass::Memory;
   bool send =

@@ -82,10 +82,11 @@ public:
   std::vector<std::pair<uint64_t, uint32_t>> dueTimers; ///< runPEs' scratch
   DSDEngine engine;
   /// Finished operations, reused so that starting one does not allocate:
-  /// those with only their inline operand slots, and the few that also
-  /// have more (DSDOperation::hasMoreSlots), kept apart so that operations
-  /// with more operands than a transfer reuse those and no other grows.
-  std::vector<FlightPtr> spareFlights, spareWideFlights;
+  /// those without operand slots of their own, and those with
+  /// (DSDOperation::ownsSlots), kept apart so that starts copied from a
+  /// template (which read the template's slots) take the former and other
+  /// starts the latter, and no more operations than need them own slots.
+  std::vector<FlightPtr> spareFlights, spareOwningFlights;
   FlightArena flights;
   /// Operation starts that PEs with the same DSRs and registers copy.
   StartTemplates startTemplates;
@@ -128,9 +129,8 @@ public:
   /// Elements the streams moved (Emulator::getCarriedElements).
   uint64_t carriedElements = 0;
   /// A spare operation (one of the matching kind if there is one), or a
-  /// new one; `wide` for an instruction with more operands than
-  /// DSDOperation::InlineOperands.
-  FlightPtr takeFlight(bool wide);
+  /// new one; `owning` for a start that fills operand slots of its own.
+  FlightPtr takeFlight(bool owning);
   void recycle(FlightPtr &flight);
   /// This band's earliest fault by (cycle, y, x), so that the one reported
   /// does not depend on the order PEs take their turns or on the split.

@@ -187,14 +187,15 @@ FlightArena::~FlightArena() {
   }
 }
 
-FlightPtr Band::takeFlight(bool wide) {
+FlightPtr Band::takeFlight(bool owning) {
   // A spare of the other kind rather than a new one: the band then holds
   // no more operations than were ever in flight at once, though one phase
-  // of a program runs transfers on every PE and the next wider operations
-  // (a narrow spare grows its slots and joins the wide ones).
-  std::vector<FlightPtr> *spares = wide ? &spareWideFlights : &spareFlights;
+  // of a program runs transfers on every PE and the next other operations
+  // (a spare without slots gets its own and joins the owning ones).
+  std::vector<FlightPtr> *spares =
+      owning ? &spareOwningFlights : &spareFlights;
   if (spares->empty())
-    spares = wide ? &spareFlights : &spareWideFlights;
+    spares = owning ? &spareFlights : &spareOwningFlights;
   if (spares->empty())
     return FlightPtr(flights.make());
   FlightPtr flight = std::move(spares->back());
@@ -216,22 +217,22 @@ FlightPtr Band::takeFlight(bool wide) {
 
 void Band::recycle(FlightPtr &flight) {
   // Operations end and start all over the band in one cycle; a new one
-  // costs clearing ~700 bytes. The band keeps every finished one: no more
+  // costs clearing 256 bytes (and its slots, if it needs its own). The band keeps every finished one: no more
   // than were once in flight together, which its arena holds anyway.
   if (flight)
-    (flight->op.hasMoreSlots() ? spareWideFlights : spareFlights)
+    (flight->op.ownsSlots() ? spareOwningFlights : spareFlights)
         .push_back(std::move(flight));
   flight.reset();
 }
 
 void Band::startOperation(PE &pe, const pe::Instruction &inst) {
   CEState &ce = pe.ce;
-  FlightPtr flight =
-      takeFlight(inst.operands.size() > DSDOperation::InlineOperands);
   const ProgramInfo &info = programOf(pe);
   const DecodedInst *decoded = info.code.lookup(ce.pc);
   StartTemplate *kept = startTemplates.find(pe.program, decoded->aux);
-  if (kept && kept->matches(pe)) {
+  bool copied = kept && kept->matches(pe);
+  FlightPtr flight = takeFlight(!copied);
+  if (copied) {
     DSDEngine::restart(flight->op, kept->op);
     flight->interactive = kept->interactive;
     flight->fabric = kept->fabric;

@@ -128,7 +128,7 @@ struct alignas(64) Flight {
   uint64_t startCycle = 0;
 };
 
-static_assert(sizeof(Flight) <= 704,
+static_assert(sizeof(Flight) <= 256,
               "eight transfers in flight per PE: keep an operation small");
 
 /// Flights live in their band's FlightArena, which destroys them; their

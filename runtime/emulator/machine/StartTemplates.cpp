@@ -87,12 +87,15 @@ bool StartTemplates::keep(Entry &entry, const pe::Instruction &inst,
   if (indexReg && !addRegister(*indexReg))
     return false;
 
-  if (!entry.kept) {
+  if (entry.kept) {
+    // Operations copied from it may still read its operand slots.
+    retired.push_back(std::move(entry.kept));
+  } else {
     if (count == MaxTemplates)
       return false;
-    entry.kept = std::make_unique<StartTemplate>();
     ++count;
   }
+  entry.kept = std::make_unique<StartTemplate>();
   StartTemplate &kept = *entry.kept;
   static_cast<StartInputs &>(kept) = t;
   kept.interactive = flight.interactive;
@@ -100,5 +103,6 @@ bool StartTemplates::keep(Entry &entry, const pe::Instruction &inst,
   kept.bits = flight.bits;
   kept.ranWhole = false;
   DSDEngine::restart(kept.op, op);
+  kept.op.keepOwnSlots(); // the flight's change as it runs
   return true;
 }

@@ -76,7 +76,7 @@ struct StartTemplate : StartInputs {
 /// A band's templates, by program and instruction (DecodedInst::aux).
 class StartTemplates {
 public:
-  /// Templates kept at most (each is some 700 bytes), and entries (16
+  /// Templates kept at most (each is some 900 bytes), and entries (16
   /// bytes, one per non-scalar instruction up to the last that started
   /// an operation), so that a layout of a program per PE does not fill
   /// memory with them.
@@ -108,6 +108,10 @@ private:
   };
   std::vector<std::vector<Entry>> byProgram;
   size_t entries = 0;
+  /// Templates replaced by a later start, kept (at most MaxMisses per
+  /// entry) because operations copied from them read their operand slots
+  /// (DSDEngine::restart).
+  std::vector<std::unique_ptr<StartTemplate>> retired;
   /// remember()'s work: false when the start read what a template cannot
   /// check.
   bool keep(Entry &entry, const pe::Instruction &inst, const PE &pe,

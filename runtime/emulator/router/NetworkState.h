@@ -194,7 +194,7 @@ struct Network::State {
   std::vector<uint32_t> pending;
   static constexpr uint32_t Listed = 1u << 31; ///< on the worklist
   std::vector<uint32_t> active;                ///< routers with pending lanes
-  std::vector<Move> moves; ///< this cycle's: the first numMoves
+  ScratchArray<Move> moves; ///< this cycle's: the first numMoves
   size_t numMoves = 0;
   std::vector<RouteError> errors;
   std::vector<TeardownEvent> teardownEvents;

@@ -297,7 +297,7 @@ void Network::State::arbitrate(const Router &router, size_t first,
     std::array<Move, MaxColors> granted;
     for (size_t i = 0; i < kept; ++i)
       granted[i] = moves[first + keptIndex[i]];
-    std::copy(granted.begin(), granted.begin() + kept, moves.begin() + first);
+    std::copy(granted.begin(), granted.begin() + kept, moves.data() + first);
   }
   numMoves = first + kept;
 }
@@ -413,8 +413,7 @@ void Network::step() {
   State &s = *state;
   size_t waitingAtStart = s.inFlight;
   // A lane moves at most one wavelet per cycle.
-  if (s.moves.size() < s.lanes.size())
-    s.moves.resize(s.lanes.size());
+  s.moves.reserveDiscarding(s.lanes.size());
   s.numMoves = 0;
   s.deliveries.clear();
   // Routers left with nothing to route leave the worklist here, keeping its

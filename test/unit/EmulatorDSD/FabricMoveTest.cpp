@@ -114,8 +114,10 @@ struct MoveOutcome {
 /// Plays `trial`: with `direct`, as the PE model does (runFabricMove, then
 /// run() when it declines, or run() in the rounds viaRun picks); without,
 /// run() alone. `direct` also counts the elements runFabricMove did.
+/// `copied` starts the move as a copy of a start template
+/// (DSDEngine::restart), whose slots must stay as they were.
 MoveOutcome play(const MoveTrial &trial, uint32_t seed, bool direct,
-                 uint64_t *directElements = nullptr) {
+                 uint64_t *directElements = nullptr, bool copied = false) {
   Machine m;
   std::mt19937 fill(seed);
   std::vector<uint8_t> window(0x2000), top(0x40), bottom(0x40);
@@ -126,7 +128,11 @@ MoveOutcome play(const MoveTrial &trial, uint32_t seed, bool direct,
   REQUIRE(m.memory.write(PEMemory::Size - 0x40, top) == MemoryStatus::Ok);
   REQUIRE(m.memory.write(0, bottom) == MemoryStatus::Ok);
   m.prepare({}, trial.setup);
-  m.start(trial.inst.opcode, trial.inst.operands, trial.inst.options);
+  KeptStart kept;
+  if (copied)
+    m.startCopy(trial.inst, kept);
+  else
+    m.start(trial.inst.opcode, trial.inst.operands, trial.inst.options);
   m.ports.room = 0;
   MoveOutcome result;
   DSDProgress progress;
@@ -154,6 +160,8 @@ MoveOutcome play(const MoveTrial &trial, uint32_t seed, bool direct,
         progress.status == DSDStatus::Trapped)
       break;
   }
+  if (copied)
+    REQUIRE(kept.currentSlotBytes() == kept.slotBytes);
   result.outcome.status = progress.status;
   result.outcome.message =
       progress.status == DSDStatus::Trapped ? m.trap.message : "";
@@ -196,6 +204,9 @@ TEST_CASE("moves between memory and the fabric end as the element path ends "
                   << (moves.receive ? "receive" : "send") << ", slices of "
                   << moves.slice << setup);
     REQUIRE(direct == alone);
+    // The same from a copy of a start template.
+    REQUIRE(play(moves, seed, true, nullptr, true) == alone);
+    REQUIRE(play(moves, seed, false, nullptr, true) == alone);
     done += alone.outcome.status == DSDStatus::Done;
     trapped += alone.outcome.status == DSDStatus::Trapped;
     saved += moves.setup.size() == 3;
@@ -266,4 +277,68 @@ TEST_CASE("a move whose address does not fit 32 bits takes the element path",
   }
   CHECK(messages[1] == messages[0]);
   CHECK(left[1] == left[0]);
+}
+
+TEST_CASE("a plain move copied from a template ends without slots of its own",
+          "[dsd][fabric][fast]") {
+  // What the band carries: six elements each way, with save-address, moved
+  // by runFabricMove alone. The copy reads the template's slots throughout
+  // (so eight in flight per PE own none); the DSR still moves on by 6.
+  for (bool receive : {true, false}) {
+    INFO((receive ? "receive" : "send"));
+    Machine m;
+    Operand memoryDSR = receive ? Dest(0) : Src0(0);
+    m.mem1d(memoryDSR, 32, 0x1000, 6);
+    m.exec(Opcode::DsrSaveAddress, {memoryDSR});
+    if (receive)
+      m.exec(Opcode::DsrFabin,
+             {Src0(0), Imm(6), Imm(3), Imm(1), Imm(0), Imm(0)});
+    else
+      m.exec(Opcode::DsrFabout, {Dest(0), Imm(6), Imm(3), Imm(1), Imm(0),
+                                 Imm(0), Imm(0), Imm(0), Imm(0)});
+    m.put32(0x1000, {10, 11, 12, 13, 14, 15});
+    m.ports.inputs[1] = {20, 21, 22, 23, 24, 25};
+    KeptStart kept;
+    m.startCopy({Opcode::FMovSV, {Dest(0), Src0(0)}, {}}, kept);
+    DSDProgress progress;
+    REQUIRE(DSDEngine::runFabricMove(m.op, m.memory, m.dsrs, m.ports, 100,
+                                     progress));
+    CHECK(progress.status == DSDStatus::Done);
+    CHECK(progress.elements == 6);
+    CHECK(m.op.sharesSlots());
+    CHECK(kept.currentSlotBytes() == kept.slotBytes);
+    if (receive) {
+      CHECK(m.get32(0x1000, 6) == std::vector<uint32_t>{20, 21, 22, 23, 24, 25});
+    } else {
+      REQUIRE(m.ports.sent.size() == 6);
+      CHECK(m.ports.sent[5].payload == 15);
+    }
+    CHECK(m.dsrs.get(idOf(memoryDSR)).offset == 6);
+  }
+}
+
+TEST_CASE("a copied move handed to run() part way takes slots of its own",
+          "[dsd][fabric][fast]") {
+  // Two elements by runFabricMove, then run() takes the move over: the copy
+  // writes its cursor, so it copies the template's slots first and leaves
+  // the template as it was; the elements still land in their places.
+  Machine m;
+  m.mem1d(Dest(0), 32, 0x1000, 4);
+  m.exec(Opcode::DsrFabin, {Src0(0), Imm(4), Imm(3), Imm(1), Imm(0), Imm(0)});
+  m.ports.inputs[1] = {30, 31};
+  KeptStart kept;
+  m.startCopy({Opcode::FMovSV, {Dest(0), Src0(0)}, {}}, kept);
+  DSDProgress progress;
+  REQUIRE(DSDEngine::runFabricMove(m.op, m.memory, m.dsrs, m.ports, 100,
+                                   progress));
+  CHECK(progress.status == DSDStatus::Blocked);
+  CHECK(m.op.sharesSlots());
+  m.ports.inputs[1] = {32, 33};
+  progress = m.run();
+  CHECK(progress.status == DSDStatus::Done);
+  CHECK(progress.elements == 2);
+  CHECK_FALSE(m.op.sharesSlots());
+  CHECK(m.op.ownsSlots());
+  CHECK(kept.currentSlotBytes() == kept.slotBytes);
+  CHECK(m.get32(0x1000, 4) == std::vector<uint32_t>{30, 31, 32, 33});
 }

@@ -109,8 +109,10 @@ struct Observed {
   bool operator==(const Observed &) const = default;
 };
 
+/// Plays `inst` twice; `copied` starts each round as a copy of a start
+/// template (DSDEngine::restart), whose slots must stay as they were.
 Observed play(bool fast, const Builder &builder, const pe::Instruction &inst,
-              uint32_t seed, unsigned slices) {
+              uint32_t seed, unsigned slices, bool copied = false) {
   Machine m(fast);
   std::mt19937 fill(seed);
   std::vector<uint8_t> window(0x400), top(0x100);
@@ -127,7 +129,11 @@ Observed play(bool fast, const Builder &builder, const pe::Instruction &inst,
   // Twice, so that save-address positions are used as well as written.
   Observed observed{};
   for (int round = 0; round < 2; ++round) {
-    m.start(inst.opcode, inst.operands, inst.options);
+    KeptStart kept;
+    if (copied)
+      m.startCopy(inst, kept);
+    else
+      m.start(inst.opcode, inst.operands, inst.options);
     DSDProgress progress;
     uint64_t slice = slices ? 1 + m.op.getLength() / slices : UINT64_MAX;
     do {
@@ -135,6 +141,8 @@ Observed play(bool fast, const Builder &builder, const pe::Instruction &inst,
       observed.elements += progress.elements;
     } while (progress.status == DSDStatus::Paused);
     observed.status = progress.status;
+    if (copied)
+      REQUIRE(kept.currentSlotBytes() == kept.slotBytes);
     if (progress.status == DSDStatus::Trapped) {
       observed.message = m.trap.message;
       break;
@@ -173,6 +181,10 @@ TEST_CASE("random operations run the same on both paths", "[dsd][fast]") {
     Observed quick = play(true, builder, inst, seed, slices);
     INFO("trial " << trial << ": " << pe::format(inst));
     REQUIRE(quick == slow);
+    // Copies of a start template, on either path, as the PE model runs
+    // them (docs/Emulator.md, "Starting an operation").
+    REQUIRE(play(true, builder, inst, seed, slices, true) == slow);
+    REQUIRE(play(false, builder, inst, seed, slices, true) == slow);
     traps += slow.status == DSDStatus::Trapped;
     fastOnes += slow.status == DSDStatus::Done;
   }

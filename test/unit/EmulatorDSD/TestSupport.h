@@ -18,6 +18,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <utility>
 #include <vector>
 
 namespace dsdtest {
@@ -107,6 +108,23 @@ struct Outcome {
   bool operator==(const Outcome &) const = default;
 };
 
+/// An operation started as a band keeps a start template, and the bytes
+/// of its operand slots then, to check that copies never write them.
+struct KeptStart {
+  DSDOperation op;
+  std::vector<uint8_t> slotBytes;
+
+  std::vector<uint8_t> currentSlotBytes() const {
+    std::vector<uint8_t> bytes;
+    for (unsigned i = 0; i < op.getNumOperands(); ++i) {
+      const auto *first =
+          reinterpret_cast<const uint8_t *>(&std::as_const(op).slot(i));
+      bytes.insert(bytes.end(), first, first + sizeof(detail::OperandSlot));
+    }
+    return bytes;
+  }
+};
+
 struct Machine {
   CEState state;
   PEMemory memory;
@@ -151,6 +169,15 @@ struct Machine {
     pe::Instruction inst{opcode, std::move(operands), options};
     if (!DSDEngine::start(op, inst, state, dsrs, fifos, trap))
       FAIL(pe::format(inst) << " did not start: " << trap.message);
+  }
+  /// Starts `kept.op` as start() does and `op` as a copy of it
+  /// (DSDEngine::restart), which reads kept's operand slots.
+  void startCopy(const pe::Instruction &inst, KeptStart &kept) {
+    if (!DSDEngine::start(kept.op, inst, state, dsrs, fifos, trap))
+      FAIL(pe::format(inst) << " did not start: " << trap.message);
+    kept.slotBytes = kept.currentSlotBytes();
+    DSDEngine::restart(op, kept.op);
+    REQUIRE(op.sharesSlots());
   }
   /// Starts an operation that must not start; the message.
   std::string startTrap(Opcode opcode, std::vector<Operand> operands,

@@ -155,7 +155,7 @@ enum class OperandClass : uint8_t {
 /// reads and changes per element, which with the operation's first fields
 /// fits the first cache line of an operation in flight. Several such moves
 /// advance on a PE every cycle, and on a large fabric reaching their
-/// operand slots (two of ~220 bytes each) cost more than the work. A
+/// operand slots (~220 bytes each) cost more than the work. A
 /// mem1d's address lives here while the move runs and is written back to
 /// its slot when it ends or leaves runFabricMove; a mem4d or circbuf keeps
 /// its slot's cursor, which the address follows. Addresses are 32 bits:
@@ -210,23 +210,37 @@ public:
   static constexpr unsigned MaxOperands = 9;
   /// advanceSwitchColor without advance_switch.
   static constexpr uint8_t NoColor = 0xff;
-  /// Operand `i`: the first InlineOperands (all a transfer has: a
-  /// destination and a source) live in the operation, the others in
-  /// moreSlots, grown to what the widest start so far needed and kept
-  /// while the operation is reused. Two keep an operation in flight at
-  /// 704 bytes; a large fabric has eight transfers in flight per PE.
-  static constexpr unsigned InlineOperands = 2;
-  detail::OperandSlot &slot(unsigned i) {
-    return i < InlineOperands ? slots[i] : moreSlots[i - InlineOperands];
-  }
+
+  DSDOperation() = default;
+  DSDOperation(const DSDOperation &) = delete;
+  DSDOperation &operator=(const DSDOperation &) = delete;
+  DSDOperation(DSDOperation &&) = default;
+  DSDOperation &operator=(DSDOperation &&) = default;
+
+  /// Operand `i`, read where it lies: in the operation's own slots, or in
+  /// those of the operation it was restart()ed from.
   const detail::OperandSlot &slot(unsigned i) const {
-    return i < InlineOperands ? slots[i] : moreSlots[i - InlineOperands];
+    return (sharedSlots ? sharedSlots : ownSlots.get())[i];
+  }
+  /// Operand `i`, to change: an operation that still reads another's
+  /// slots copies them first.
+  detail::OperandSlot &slot(unsigned i) {
+    if (sharedSlots) [[unlikely]]
+      takeOwnSlots();
+    return ownSlots[i];
+  }
+  /// Slots of its own have been allocated (and stay while it is reused).
+  bool ownsSlots() const { return ownCapacity != 0; }
+  /// It still reads the slots of the operation it was restart()ed from.
+  bool sharesSlots() const { return sharedSlots != nullptr; }
+  /// Stops reading another operation's slots, copying them.
+  void keepOwnSlots() {
+    if (sharedSlots)
+      takeOwnSlots();
   }
 
   pe::Opcode getOpcode() const { return opcode; }
   bool isMap() const { return opcode == pe::Opcode::Map; }
-  /// Slots beyond InlineOperands have been allocated (and stay).
-  bool hasMoreSlots() const { return !moreSlots.empty(); }
   /// Elements the operation runs for; UINT64_MAX when infinite.
   uint64_t getLength() const { return length; }
   unsigned getNumOperands() const { return numOperands; }
@@ -263,9 +277,10 @@ public:
 private:
   friend class DSDEngine;
 
-  // What the PE model reads every cycle comes first, in one cache line;
-  // the operand slots (~200 bytes each) last, so an operation touches
-  // only the slots it has.
+  // What the PE model reads every cycle comes first, in one cache line.
+  // The operand slots (~220 bytes each) are elsewhere: a transfer copied
+  // from a start template reads the template's and never writes them, so
+  // the eight a large fabric has in flight per PE fit four lines each.
   pe::Opcode opcode = pe::Opcode::Invalid;
   uint8_t numOperands = 0; ///< slot 0 is the destination
   bool completed = false;  ///< save-address write-back done
@@ -296,10 +311,19 @@ private:
   uint32_t result = 0;
   uint32_t mapResult = 0;
   std::array<uint32_t, MaxOperands> values{};
-  /// Up front: slot() reads its address whichever slot it returns.
-  std::vector<detail::OperandSlot> moreSlots;
-  std::array<detail::OperandSlot, InlineOperands> slots;
   MapCall mapCall;
+  /// Slots this operation owns (ownCapacity of them, grown to what the
+  /// widest start so far needed and kept while it is reused), and those of
+  /// the operation it was restart()ed from, read until the first change.
+  std::unique_ptr<detail::OperandSlot[]> ownSlots;
+  const detail::OperandSlot *sharedSlots = nullptr;
+  uint8_t ownCapacity = 0;
+
+  /// Room for `n` slots of its own, their contents left as they are;
+  /// stops sharing.
+  void makeOwnRoom(unsigned n);
+  /// Copies the shared slots into its own.
+  void takeOwnSlots();
 };
 
 /// Executes DSD operations. It holds only scratch buffers, so one engine
@@ -322,7 +346,10 @@ public:
                     const FifoFile &fifos, DSDTrap &trap);
   /// Puts `op` in the state `started`, an operation just started, is in:
   /// what start() would make of the same instruction, DSRs and registers
-  /// (Band's start templates), without reading them.
+  /// (Band's start templates), without reading them. `op` reads the
+  /// operand slots of `started` until it changes one (a transfer carried
+  /// between turns never does): `started` must stay as it is, and alive,
+  /// while `op` is in use.
   static void restart(DSDOperation &op, const DSDOperation &started);
 
   /// Runs at most `maxElements` elements of a started operation. At Done,
@@ -404,9 +431,6 @@ private:
   /// map or a reduction into a pointer), decided once by start().
   static bool hasFastOperands(const DSDOperation &op);
   static void complete(DSDOperation &op, DSRFile &dsrs);
-  /// Grows moreSlots to the operands beyond the inline ones, if this
-  /// operation never had as many.
-  static void makeRoomForOperands(DSDOperation &op);
   /// Fills op.move for a move between memory and the fabric (start()
   /// calls it last).
   static void prepareFabricMove(DSDOperation &op);
@@ -416,8 +440,10 @@ private:
     detail::FabricMove &move = op.move;
     if (move.kind == detail::FabricMove::None)
       return;
-    if (!move.shaped)
-      op.slots[move.kind == detail::FabricMove::Receive ? 0 : 1]
+    // A done operation's cursor is read no more: a transfer carried from
+    // a template's slots ends without copying them.
+    if (!move.shaped && op.next != op.length)
+      op.slot(move.kind == detail::FabricMove::Receive ? 0 : 1)
           .cursor.address = move.address;
     if (op.fetched & 2u) { // a send's element waits: run() sends it
       op.values[1] = move.held;
@@ -427,8 +453,8 @@ private:
   }
   /// A move's element is written: both operands step on to the next.
   static void finishMoveElement(DSDOperation &op, DSDProgress &progress) {
-    op.slots[0].cursor.advance(1);
-    op.slots[1].cursor.advance(1);
+    op.slot(0).cursor.advance(1);
+    op.slot(1).cursor.advance(1);
     finishElement(op, progress);
   }
   static void finishElement(DSDOperation &op, DSDProgress &progress) {

@@ -101,7 +101,7 @@ bool DSDEngine::runFabricMove(DSDOperation &op, PEMemory &memory, DSRFile &dsrs,
       }
     }
     if (move.shaped) {
-      detail::Cursor &cursor = op.slots[receive ? 0 : 1].cursor;
+      detail::Cursor &cursor = op.slot(receive ? 0 : 1).cursor;
       cursor.advance(1);
       move.address = detail::toMoveAddress(cursor.address);
     } else {

@@ -12,9 +12,11 @@
 #ifndef TESSERA_EMULATOR_HUGEPAGES_H
 #define TESSERA_EMULATOR_HUGEPAGES_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#include <type_traits>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -62,6 +64,44 @@ template <typename T> struct LargeAllocator {
   template <typename U> bool operator==(const LargeAllocator<U> &) const {
     return true;
   }
+};
+
+/// Scratch room for up to capacity() objects that are rewritten before
+/// they are read, such as a cycle's moves: nothing is zeroed or copied when
+/// it grows, so pages it never uses are never touched (a wafer's network
+/// would otherwise clear a few hundred megabytes it mostly never uses).
+template <typename T> class ScratchArray {
+  static_assert(std::is_trivially_copyable_v<T> &&
+                    std::is_trivially_destructible_v<T>,
+                "the room holds plain data only");
+
+public:
+  ScratchArray() = default;
+  ScratchArray(const ScratchArray &) = delete;
+  ScratchArray &operator=(const ScratchArray &) = delete;
+  ~ScratchArray() {
+    if (items)
+      freeLarge(items, room * sizeof(T), alignof(T));
+  }
+  /// Room for at least `n`; what it held is lost when it grows.
+  void reserveDiscarding(size_t n) {
+    if (n <= room)
+      return;
+    size_t grown = std::max(n, 2 * room);
+    T *fresh = static_cast<T *>(allocateLarge(grown * sizeof(T), alignof(T)));
+    if (items)
+      freeLarge(items, room * sizeof(T), alignof(T));
+    items = fresh;
+    room = grown;
+  }
+  size_t capacity() const { return room; }
+  T &operator[](size_t i) { return items[i]; }
+  const T &operator[](size_t i) const { return items[i]; }
+  T *data() { return items; }
+
+private:
+  T *items = nullptr;
+  size_t room = 0;
 };
 
 } // namespace tessera::emulator
