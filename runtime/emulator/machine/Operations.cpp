@@ -192,8 +192,7 @@ FlightPtr Band::takeFlight(bool owning) {
   // no more operations than were ever in flight at once, though one phase
   // of a program runs transfers on every PE and the next other operations
   // (a spare without slots gets its own and joins the owning ones).
-  std::vector<FlightPtr> *spares =
-      owning ? &spareOwningFlights : &spareFlights;
+  std::vector<FlightPtr> *spares = owning ? &spareOwningFlights : &spareFlights;
   if (spares->empty())
     spares = owning ? &spareFlights : &spareOwningFlights;
   if (spares->empty())
@@ -217,8 +216,9 @@ FlightPtr Band::takeFlight(bool owning) {
 
 void Band::recycle(FlightPtr &flight) {
   // Operations end and start all over the band in one cycle; a new one
-  // costs clearing 256 bytes (and its slots, if it needs its own). The band keeps every finished one: no more
-  // than were once in flight together, which its arena holds anyway.
+  // costs clearing 256 bytes (and its slots, if it needs its own). The band
+  // keeps every finished one: no more than were once in flight together, which
+  // its arena holds anyway.
   if (flight)
     (flight->op.ownsSlots() ? spareOwningFlights : spareFlights)
         .push_back(std::move(flight));

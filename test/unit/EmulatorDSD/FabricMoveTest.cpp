@@ -279,6 +279,20 @@ TEST_CASE("a move whose address does not fit 32 bits takes the element path",
   CHECK(left[1] == left[0]);
 }
 
+namespace {
+
+/// Starts fmovs dest.0, src0.0 as a copy of `kept` and moves what it can by
+/// runFabricMove, which must take it.
+DSDProgress copyAndMove(Machine &m, KeptStart &kept) {
+  m.startCopy({Opcode::FMovSV, {Dest(0), Src0(0)}, {}}, kept);
+  DSDProgress progress;
+  REQUIRE(
+      DSDEngine::runFabricMove(m.op, m.memory, m.dsrs, m.ports, 100, progress));
+  return progress;
+}
+
+} // namespace
+
 TEST_CASE("a plain move copied from a template ends without slots of its own",
           "[dsd][fabric][fast]") {
   // What the band carries: six elements each way, with save-address, moved
@@ -299,16 +313,14 @@ TEST_CASE("a plain move copied from a template ends without slots of its own",
     m.put32(0x1000, {10, 11, 12, 13, 14, 15});
     m.ports.inputs[1] = {20, 21, 22, 23, 24, 25};
     KeptStart kept;
-    m.startCopy({Opcode::FMovSV, {Dest(0), Src0(0)}, {}}, kept);
-    DSDProgress progress;
-    REQUIRE(DSDEngine::runFabricMove(m.op, m.memory, m.dsrs, m.ports, 100,
-                                     progress));
+    DSDProgress progress = copyAndMove(m, kept);
     CHECK(progress.status == DSDStatus::Done);
     CHECK(progress.elements == 6);
     CHECK(m.op.sharesSlots());
     CHECK(kept.currentSlotBytes() == kept.slotBytes);
     if (receive) {
-      CHECK(m.get32(0x1000, 6) == std::vector<uint32_t>{20, 21, 22, 23, 24, 25});
+      CHECK(m.get32(0x1000, 6) ==
+            std::vector<uint32_t>{20, 21, 22, 23, 24, 25});
     } else {
       REQUIRE(m.ports.sent.size() == 6);
       CHECK(m.ports.sent[5].payload == 15);
@@ -327,10 +339,7 @@ TEST_CASE("a copied move handed to run() part way takes slots of its own",
   m.exec(Opcode::DsrFabin, {Src0(0), Imm(4), Imm(3), Imm(1), Imm(0), Imm(0)});
   m.ports.inputs[1] = {30, 31};
   KeptStart kept;
-  m.startCopy({Opcode::FMovSV, {Dest(0), Src0(0)}, {}}, kept);
-  DSDProgress progress;
-  REQUIRE(DSDEngine::runFabricMove(m.op, m.memory, m.dsrs, m.ports, 100,
-                                   progress));
+  DSDProgress progress = copyAndMove(m, kept);
   CHECK(progress.status == DSDStatus::Blocked);
   CHECK(m.op.sharesSlots());
   m.ports.inputs[1] = {32, 33};

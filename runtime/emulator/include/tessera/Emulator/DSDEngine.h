@@ -443,8 +443,8 @@ private:
     // A done operation's cursor is read no more: a transfer carried from
     // a template's slots ends without copying them.
     if (!move.shaped && op.next != op.length)
-      op.slot(move.kind == detail::FabricMove::Receive ? 0 : 1)
-          .cursor.address = move.address;
+      op.slot(move.kind == detail::FabricMove::Receive ? 0 : 1).cursor.address =
+          move.address;
     if (op.fetched & 2u) { // a send's element waits: run() sends it
       op.values[1] = move.held;
       op.resultReady = false;
