@@ -203,6 +203,7 @@ MemoryStatus PEMemory::load32(uint32_t address, uint32_t &value) const {
 MemoryStatus PEMemory::store8(uint32_t address, uint8_t value) {
   if (MemoryStatus status = check(address, 1); status != MemoryStatus::Ok)
     return status;
+  lastStore = static_cast<uint16_t>(address);
   writePage(address / PageBytes)[address % PageBytes] = value;
   return MemoryStatus::Ok;
 }
@@ -210,6 +211,7 @@ MemoryStatus PEMemory::store8(uint32_t address, uint8_t value) {
 MemoryStatus PEMemory::store16(uint32_t address, uint16_t value) {
   if (MemoryStatus status = check(address, 2); status != MemoryStatus::Ok)
     return status;
+  lastStore = static_cast<uint16_t>(address);
   uint8_t *p = writePage(address / PageBytes) + address % PageBytes;
   p[0] = static_cast<uint8_t>(value);
   p[1] = static_cast<uint8_t>(value >> 8);
@@ -219,6 +221,7 @@ MemoryStatus PEMemory::store16(uint32_t address, uint16_t value) {
 MemoryStatus PEMemory::store32(uint32_t address, uint32_t value) {
   if (MemoryStatus status = check(address, 4); status != MemoryStatus::Ok)
     return status;
+  lastStore = static_cast<uint16_t>(address);
   if (address % PageBytes <= PageBytes - 4) {
     std::memcpy(writePage(address / PageBytes) + address % PageBytes, &value,
                 4);

@@ -176,8 +176,10 @@ static void prefetchFlights(const Network &network, const PE &pe) {
 
 /// The data a PE's transfers go on with: the memory element of each
 /// microthread's transfer (its operation is in the cache by now), and the
-/// wavelets waiting at the heads of its delivery queues (their lanes are).
+/// wavelets waiting at the heads of its delivery queues (their lanes are);
+/// and where its last scalar store went, which its tasks likely touch again.
 static void prefetchTransferData(const Network &network, const PE &pe) {
+  pe.memory.prefetchLastStore();
   network.prefetchDeliveryHeads(pe.deliveryQueue.data(),
                                 pe.knownQueues & pe.deliveredColors);
   for (uint8_t threads = pe.getBusyMicrothreads() & ~pe.streamedMicrothreads;

@@ -60,6 +60,7 @@ public:
   static constexpr unsigned NumPages = Size / PageBytes;
   static_assert(Size % PageBytes == 0, "pages tile the memory");
   static_assert(NumPages < 255, "page owners are stored in one byte");
+  static_assert(Size <= 65536, "an address fits 16 bits");
 
   /// All zeros.
   PEMemory();
@@ -104,6 +105,11 @@ public:
     if (address < Size)
       __builtin_prefetch(readPage(address / PageBytes) + address % PageBytes);
   }
+  /// Asks the cache for the bytes the last scalar store wrote: a task runs
+  /// the same code each time, and a counter it loads and stores again
+  /// (a halo exchange's completion count) has left the cache of a large
+  /// fabric by the PE's next turn. prefetchPageTable() first.
+  void prefetchLastStore() const { prefetch(lastStore); }
   /// Asks the cache for the pointers to the first owned pages.
   void prefetchPageTable() const {
     if (!ownedPages.empty())
@@ -168,6 +174,8 @@ private:
   /// what `base` does (they are read from there), so that a page can become
   /// owned, or the window grow, without copying anything twice.
   uint8_t windowFirst = 0, windowEnd = 0;
+  /// The address of the last store8/16/32 (prefetchLastStore).
+  uint16_t lastStore = 0;
   std::vector<std::unique_ptr<Page>> ownedPages;
   std::unique_ptr<uint8_t[]> window;
 };
