@@ -61,8 +61,8 @@ bool isConfigAddress(uint32_t address) {
 
 [[gnu::always_inline]] inline StepResult execute(CEState &s, PEMemory &memory,
                                                  const DecodedProgram &program,
-                                                 Trap &trap,
-                                                 ConfigPort *config) {
+                                                 Trap &trap, ConfigPort *config,
+                                                 MemoryGuard *guard) {
   const uint32_t pc = s.pc;
   const DecodedInst *inst = program.lookup(pc);
   if (!inst) [[unlikely]] {
@@ -81,6 +81,9 @@ bool isConfigAddress(uint32_t address) {
   auto fault = [&](MemoryStatus status, uint32_t address, unsigned width) {
     traps::badMemoryAccess(trap, pc, inst->opcode, status, address, width);
     return StepResult::Trapped;
+  };
+  auto refused = [&](uint32_t address, unsigned width, bool store) {
+    return guard && !guard->allows(address, width, store);
   };
   auto jumpFault = [&](uint32_t target) {
     traps::badJumpTarget(trap, pc, inst->opcode, target);
@@ -354,6 +357,8 @@ bool isConfigAddress(uint32_t address) {
   case Opcode::Ld8U: {
     uint32_t address = r[b] + imm;
     uint8_t value;
+    if (refused(address, 1, false)) [[unlikely]]
+      return StepResult::Guarded;
     if (MemoryStatus st = memory.load8(address, value); st != MemoryStatus::Ok)
       return fault(st, address, 1);
     r[a] = inst->opcode == Opcode::Ld8S ? sext8(value) : value;
@@ -363,7 +368,10 @@ bool isConfigAddress(uint32_t address) {
   case Opcode::Ld16U: {
     uint32_t address = r[b] + imm;
     uint16_t value;
-    if (MemoryStatus st = memory.load16(address, value); st != MemoryStatus::Ok) {
+    if (refused(address, 2, false)) [[unlikely]]
+      return StepResult::Guarded;
+    if (MemoryStatus st = memory.load16(address, value);
+        st != MemoryStatus::Ok) {
       if (!config || !isConfigAddress(address))
         return fault(st, address, 2);
       value = config->read(address / 2);
@@ -374,6 +382,8 @@ bool isConfigAddress(uint32_t address) {
   case Opcode::Ld32: {
     uint32_t address = r[b] + imm;
     uint32_t value;
+    if (refused(address, 4, false)) [[unlikely]]
+      return StepResult::Guarded;
     if (MemoryStatus st = memory.load32(address, value); st != MemoryStatus::Ok)
       return fault(st, address, 4);
     r[a] = value;
@@ -381,6 +391,8 @@ bool isConfigAddress(uint32_t address) {
   }
   case Opcode::St8: {
     uint32_t address = r[b] + imm;
+    if (refused(address, 1, true)) [[unlikely]]
+      return StepResult::Guarded;
     if (MemoryStatus st = memory.store8(address, static_cast<uint8_t>(r[a]));
         st != MemoryStatus::Ok)
       return fault(st, address, 1);
@@ -388,6 +400,8 @@ bool isConfigAddress(uint32_t address) {
   }
   case Opcode::St16: {
     uint32_t address = r[b] + imm;
+    if (refused(address, 2, true)) [[unlikely]]
+      return StepResult::Guarded;
     if (MemoryStatus st = memory.store16(address, static_cast<uint16_t>(r[a]));
         st != MemoryStatus::Ok) {
       if (!config || !isConfigAddress(address))
@@ -398,6 +412,8 @@ bool isConfigAddress(uint32_t address) {
   }
   case Opcode::St32: {
     uint32_t address = r[b] + imm;
+    if (refused(address, 4, true)) [[unlikely]]
+      return StepResult::Guarded;
     if (MemoryStatus st = memory.store32(address, r[a]); st != MemoryStatus::Ok)
       return fault(st, address, 4);
     break;
@@ -468,17 +484,17 @@ bool tessera::emulator::accessesMemory(pe::Opcode opcode) {
 
 StepResult tessera::emulator::step(CEState &state, PEMemory &memory,
                                    const DecodedProgram &program, Trap &trap,
-                                   ConfigPort *config) {
-  return execute(state, memory, program, trap, config);
+                                   ConfigPort *config, MemoryGuard *guard) {
+  return execute(state, memory, program, trap, config, guard);
 }
 
 RunResult tessera::emulator::run(CEState &state, PEMemory &memory,
                                  const DecodedProgram &program,
                                  uint64_t maxSteps, Trap &trap,
-                                 ConfigPort *config) {
+                                 ConfigPort *config, MemoryGuard *guard) {
   RunResult result;
   while (result.steps < maxSteps) {
-    result.result = execute(state, memory, program, trap, config);
+    result.result = execute(state, memory, program, trap, config, guard);
     if (result.result != StepResult::Continue)
       return result;
     ++result.steps;

@@ -617,6 +617,14 @@ uint64_t Emulator::getTurns() const {
   return state->sumOverBands(&Band::turns);
 }
 
+uint64_t Emulator::getFirstBatchesBeside() const {
+  return state->sumOverBands(&Band::firstBatchesBeside);
+}
+
+uint64_t Emulator::getFirstBatchesTakenBack() const {
+  return state->sumOverBands(&Band::firstBatchesTakenBack);
+}
+
 PECounters Emulator::getCounters() const {
   PECounters mine;
   for (const auto &band : state->bands)

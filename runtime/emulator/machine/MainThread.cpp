@@ -10,6 +10,8 @@
 
 #include "Machine.h"
 
+#include "tessera/Emulator/FabricMoves.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -54,6 +56,57 @@ std::string_view blockSpaceName(pe::BlockSpace space) {
   }
   return "ID";
 }
+
+/// The loads and stores of a task's first batch run ahead while the band
+/// carries the PE's transfers, which go on meanwhile: it refuses any in
+/// the bytes their remaining elements read or write, and config words and
+/// faults (the turn's), and keeps what each store overwrote, so that a
+/// refused batch can be taken back whole.
+class TransferGuard final : public MemoryGuard {
+public:
+  explicit TransferGuard(PE &pe) : memory(pe.memory) {
+    for (uint8_t threads = pe.getBusyMicrothreads(); threads;
+         threads &= threads - 1)
+      spans[numSpans++] = DSDEngine::getPlainMoveSpan(
+          pe.microthreads[std::countr_zero(threads)]->op);
+  }
+  bool allows(uint32_t address, unsigned width, bool store) override {
+    int64_t first = address, end = first + width;
+    if (end > int64_t(PEMemory::Size))
+      return false;
+    for (unsigned i = 0; i < numSpans; ++i)
+      if (first < spans[i].second && end > spans[i].first)
+        return false;
+    if (store) {
+      if (numStores == stores.size())
+        return false;
+      Store &kept = stores[numStores++];
+      kept.address = address;
+      kept.width = uint8_t(width);
+      memory.read(address, {kept.bytes.data(), width});
+    }
+    return true;
+  }
+  /// Puts back what the batch's stores overwrote, last first.
+  void takeBack() {
+    while (numStores) {
+      const Store &kept = stores[--numStores];
+      memory.write(kept.address, {kept.bytes.data(), kept.width});
+    }
+  }
+
+private:
+  struct Store {
+    uint32_t address = 0;
+    uint8_t width = 0;
+    std::array<uint8_t, 4> bytes{};
+  };
+  PEMemory &memory;
+  std::array<std::pair<int64_t, int64_t>, 8> spans;
+  unsigned numSpans = 0;
+  std::array<Store, ScalarBatch> stores;
+  size_t numStores = 0;
+};
 
 } // namespace
 
@@ -118,6 +171,21 @@ bool Band::mayStartAhead(const PE &pe, const StartTemplate &kept,
   // or unblocks only what the main thread's later picks see; but it may
   // write back to a DSR the start reads.
   return writesNoDSRBy(pe, pe.readyAt);
+}
+
+/// The instruction at `pc` is a prebuilt DSR builder (a batch takes it).
+static bool isBuilder(const ProgramInfo &info, uint32_t pc) {
+  const DecodedInst *decoded = info.code.lookup(pc);
+  return decoded && info.findPrebuilt(*decoded);
+}
+
+bool Band::mayRunFirstBatchAhead(const PE &pe) const {
+  // Beside busy microthreads, only in a turn the run reaches, as a chain's
+  // steps: a run stopped before it finds the batch not run yet.
+  uint8_t busy = pe.getBusyMicrothreads();
+  return !busy ||
+         (chainEnabled && streamsEnabled && pe.readyAt < chainLimit &&
+          !(busy & ~pe.streamedMicrothreads) && !(busy & pe.laterMicrothreads));
 }
 
 void Band::runMainThreadAhead(PE &pe, bool firstBatch) {
@@ -227,7 +295,7 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
     // run now as in the task's first cycle. (Calls, few and watched by the
     // host, keep their own turns.)
     if (pe.state == MainState::Running && !pe.activity.isCall &&
-        !pe.hasBusyMicrothread())
+        mayRunFirstBatchAhead(pe))
       runMainThreadAhead(pe, /*firstBatch=*/true);
     return;
   case MainState::Operation:
@@ -256,8 +324,27 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
         band.writeConfig(pe, word, value);
       }
     } port(*this, pe);
+    // A first batch run ahead beside carried transfers is guarded, and
+    // taken back whole if it would touch their memory (or reach a DSR
+    // builder): its turn then runs it in its cycle.
+    std::optional<TransferGuard> guard;
+    std::optional<CEState> before;
+    if (firstBatch && pe.hasBusyMicrothread()) {
+      guard.emplace(pe);
+      before = pe.ce;
+      ++firstBatchesBeside;
+    }
     emulator::RunResult batch =
-        emulator::run(pe.ce, pe.memory, info.code, ScalarBatch, trap, &port);
+        emulator::run(pe.ce, pe.memory, info.code, ScalarBatch, trap, &port,
+                      guard ? &*guard : nullptr);
+    if (guard && (batch.result == StepResult::Guarded ||
+                  (batch.result == StepResult::NotScalar &&
+                   isBuilder(info, pe.ce.pc)))) {
+      guard->takeBack();
+      pe.ce = *before;
+      ++firstBatchesTakenBack;
+      return;
+    }
     steps = batch.steps;
     // A prebuilt DSR builder changes only this PE's DSRs, which nothing
     // reads before the main thread's next operation starts (in a later
@@ -294,6 +381,7 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
     }
     switch (batch.result) {
     case StepResult::Continue:
+    case StepResult::Guarded: // not without a guard
       return;
     case StepResult::Trapped:
       // A scalar batch runs ahead of the clock: its last instruction, the

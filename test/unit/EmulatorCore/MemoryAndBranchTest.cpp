@@ -279,3 +279,52 @@ TEST_CASE("the core executes every scalar opcode of the table", "[fetch]") {
     CHECK(machine.step() != StepResult::NotScalar);
   }
 }
+
+namespace {
+
+/// Refuses every access that overlaps [first, end), and notes each one it
+/// was asked about.
+struct RangeGuard final : MemoryGuard {
+  uint32_t first, end;
+  std::vector<std::tuple<uint32_t, unsigned, bool>> asked;
+  RangeGuard(uint32_t first, uint32_t end) : first(first), end(end) {}
+  bool allows(uint32_t address, unsigned width, bool store) override {
+    asked.push_back({address, width, store});
+    return address + width <= first || address >= end;
+  }
+};
+
+} // namespace
+
+TEST_CASE("a guard refuses a load or store before it is made", "[memory]") {
+  // ld32 r2, [r0 + 0]; st16 r2, [r1 + 0]; st32 r2, [r1 + 2]: the guard
+  // refuses bytes 0x3004..0x3007, so the third stops the run with nothing
+  // changed (pc at it, memory and registers as after the second).
+  Machine machine({I(Opcode::Ld32, {R(2), R(0), Imm(0)}),
+                   I(Opcode::St16, {R(2), R(1), Imm(0)}),
+                   I(Opcode::St32, {R(2), R(1), Imm(2)})});
+  machine.state.r[0] = 0x2000;
+  machine.state.r[1] = 0x3000;
+  REQUIRE(machine.memory.store32(0x2000, 0xAABBCCDD) == MemoryStatus::Ok);
+  RangeGuard guard(0x3004, 0x3008);
+  RunResult result =
+      emulator::run(machine.state, machine.memory, machine.program, 10,
+                    machine.trap, nullptr, &guard);
+  CHECK(result.result == StepResult::Guarded);
+  CHECK(result.steps == 2);
+  CHECK(machine.state.pc == CodeBase + 2 * 2 * 2);
+  CHECK(machine.state.r[2] == 0xAABBCCDD);
+  uint32_t word = 0;
+  REQUIRE(machine.memory.load32(0x3000, word) == MemoryStatus::Ok);
+  CHECK(word == 0xCCDD);
+  REQUIRE(machine.memory.load32(0x3004, word) == MemoryStatus::Ok);
+  CHECK(word == 0);
+  using Asked = std::tuple<uint32_t, unsigned, bool>;
+  CHECK(guard.asked == std::vector<Asked>{Asked{0x2000, 4, false},
+                                          Asked{0x3000, 2, true},
+                                          Asked{0x3002, 4, true}});
+  // Without the guard the same instruction goes on.
+  REQUIRE(machine.step() == StepResult::Continue);
+  REQUIRE(machine.memory.load32(0x3004, word) == MemoryStatus::Ok);
+  CHECK(word == 0xAABB);
+}

@@ -190,3 +190,87 @@ TEST_CASE("a run of transfer rounds stopped by its cycle limit finds the "
           "PEs as in turns") {
   CHECK(runChainedAndNotToEveryStop(transferRounds(), 2) > 0);
 }
+
+namespace {
+
+constexpr unsigned LongWords = 64, Times = 5;
+
+/// (0, 0) sends LongWords words east on color 1 and (1, 0) receives them
+/// into Into, each one asynchronous move the band carries (task 9, picked
+/// first). Beside the receive, (1, 0)'s task 10 counts the word at
+/// `counter` down from Times, activating itself again each time.
+Fabric countdownBesideReceive(uint16_t counter) {
+  Program left("left");
+  std::vector<uint32_t> words;
+  for (unsigned i = 0; i < LongWords; ++i)
+    words.push_back(lineWord(0, i));
+  left.data(Lines, words)
+      .label("t9")
+      .mem1d(Src0(0), 32, Lines, LongWords)
+      .fabout(Dest(0), LongWords, 1, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)}, opts().async().ut(0))
+      .texit()
+      .task(TaskKind::Local, 9, "t9")
+      .activateAtStart(9);
+
+  Program right("right");
+  right.data(counter, {Times})
+      .label("t9")
+      .fabin(Src0(0), LongWords, 1, 1)
+      .mem1d(Dest(0), 32, Into, LongWords)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)}, opts().async().ut(0))
+      .texit()
+      .task(TaskKind::Local, 9, "t9")
+      .activateAtStart(9);
+  right.label("t10")
+      .load(1, counter)
+      .emit(Opcode::AddI, {R(1), R(1), Imm(-1)})
+      .store(1, counter)
+      .emit(Opcode::BEqZ, {R(1), L("done")})
+      .activate(10)
+      .label("done")
+      .texit()
+      .task(TaskKind::Local, 10, "t10")
+      .activateAtStart(10);
+  return Fabric::eastPair(left, right, 1);
+}
+
+} // namespace
+
+TEST_CASE("a task's first batch runs ahead beside a carried transfer") {
+  // Task 10's counter lies away from the receive's words: each of its
+  // picks runs the first batch too, guarded, as if no microthread were
+  // busy.
+  Fabric fabric = countdownBesideReceive(Count);
+  ChainedRun run = runChainedAndNot(fabric, 2);
+  REQUIRE(run.view.status == RunStatus::Idle);
+  Machine m(fabric);
+  REQUIRE(m.run().status == RunStatus::Idle);
+  std::vector<uint32_t> expected;
+  for (unsigned i = 0; i < LongWords; ++i)
+    expected.push_back(lineWord(0, i));
+  CHECK(m.read32s(1, 0, Into, LongWords) == expected);
+  CHECK(m.read32(1, 0, Count) == 0);
+  CHECK(m.emu.getFirstBatchesBeside() == Times);
+  CHECK(m.emu.getFirstBatchesTakenBack() == 0);
+  CHECK(run.turnsWith < run.turnsWithout);
+  runChainedAndNotToEveryStop(fabric, 2); // checks every stop
+}
+
+TEST_CASE("a first batch that would touch a carried transfer's memory is "
+          "taken back") {
+  // Task 10's counter is the receive's last word: the guard refuses each
+  // first batch while the receive still has that word to write, and its
+  // turn runs it in its own cycle, as without chaining.
+  const uint16_t last = Into + 4 * (LongWords - 1);
+  Fabric fabric = countdownBesideReceive(last);
+  ChainedRun run = runChainedAndNot(fabric, 2);
+  REQUIRE(run.view.status == RunStatus::Idle);
+  Machine m(fabric);
+  REQUIRE(m.run().status == RunStatus::Idle);
+  CHECK(m.emu.getFirstBatchesBeside() == Times);
+  CHECK(m.emu.getFirstBatchesTakenBack() == Times);
+  // The countdown finished before the receive wrote its last word.
+  CHECK(m.read32(1, 0, last) == lineWord(0, LongWords - 1));
+  runChainedAndNotToEveryStop(fabric, 2); // checks every stop
+}

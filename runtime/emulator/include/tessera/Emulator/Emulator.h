@@ -276,6 +276,12 @@ public:
   /// Turns this process's PEs took (docs/Emulator.md "The clock and its
   /// cycle"): the emulator's own work, for tests and profiles.
   uint64_t getTurns() const;
+  /// Tasks' first batches this process ran ahead beside transfers it
+  /// carried, and those of them it took back because they would have
+  /// touched the transfers' memory (docs/Emulator.md "Chained
+  /// operations"), for tests and profiles.
+  uint64_t getFirstBatchesBeside() const;
+  uint64_t getFirstBatchesTakenBack() const;
   /// Every PE that runs a program with its counters, in (y, x) order.
   /// With ranks, every rank must call it, and rank 0 gets every rank's
   /// PEs, the others their own (as getLinkCounts and getRecordedEvents).

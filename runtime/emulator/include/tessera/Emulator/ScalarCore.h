@@ -79,6 +79,8 @@ enum class StepResult : uint8_t {
   NotScalar, ///< the instruction at pc is for the PE model; nothing changed
   Returned,  ///< pc is pe::MemoryBytes, the address the loader and host put
              ///< in r14 for a top-level call: that call has returned
+  Guarded,   ///< the load or store at pc was refused (MemoryGuard); nothing
+             ///< changed
 };
 
 /// The PE's memory-mapped config words, which 16-bit loads and stores reach
@@ -93,10 +95,24 @@ public:
   virtual void write(uint32_t wordAddress, uint16_t value) = 0;
 };
 
+/// Watches the loads and stores of instructions run ahead of their cycle
+/// (the PE model's first batch of a task beside transfers still running):
+/// an access it refuses is not made, and the instruction is not executed.
+class MemoryGuard {
+public:
+  virtual ~MemoryGuard() = default;
+  /// Whether the `width`-byte load or store at byte `address` (in memory or
+  /// among the config words) may be made.
+  virtual bool allows(uint32_t address, unsigned width, bool store) = 0;
+};
+
 /// Executes the instruction at `state.pc`. `trap` is written only when the
 /// result is Trapped. Without `config`, config words are out of reach.
+/// With `guard`, a load or store it refuses leaves everything as it was and
+/// the result is Guarded.
 StepResult step(CEState &state, PEMemory &memory, const DecodedProgram &program,
-                Trap &trap, ConfigPort *config = nullptr);
+                Trap &trap, ConfigPort *config = nullptr,
+                MemoryGuard *guard = nullptr);
 
 /// Whether `opcode` is a load or a store (memory or config words): the
 /// scalar instructions that touch more than the CE's registers.
@@ -109,7 +125,8 @@ struct RunResult {
 
 /// Steps until an instruction does not continue, or `maxSteps` have run.
 RunResult run(CEState &state, PEMemory &memory, const DecodedProgram &program,
-              uint64_t maxSteps, Trap &trap, ConfigPort *config = nullptr);
+              uint64_t maxSteps, Trap &trap, ConfigPort *config = nullptr,
+              MemoryGuard *guard = nullptr);
 
 } // namespace tessera::emulator
 
