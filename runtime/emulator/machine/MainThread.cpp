@@ -66,16 +66,18 @@ class TransferGuard final : public MemoryGuard {
 public:
   explicit TransferGuard(PE &pe) : memory(pe.memory) {
     for (uint8_t threads = pe.getBusyMicrothreads(); threads;
-         threads &= threads - 1)
-      spans[numSpans++] = DSDEngine::getPlainMoveSpan(
+         threads &= threads - 1) {
+      auto [first, end] = DSDEngine::getPlainMoveSpan(
           pe.microthreads[std::countr_zero(threads)]->op);
+      spans[numSpans++] = {first, end};
+    }
   }
   bool allows(uint32_t address, unsigned width, bool store) override {
     int64_t first = address, end = first + width;
     if (end > int64_t(PEMemory::Size))
       return false;
     for (unsigned i = 0; i < numSpans; ++i)
-      if (first < spans[i].second && end > spans[i].first)
+      if (first < spans[i].end && end > spans[i].first)
         return false;
     if (store) {
       if (numStores == stores.size())
@@ -96,13 +98,18 @@ public:
   }
 
 private:
+  // No initialisers: a guard is made for each such batch, and fills what
+  // it reads.
   struct Store {
-    uint32_t address = 0;
-    uint8_t width = 0;
-    std::array<uint8_t, 4> bytes{};
+    uint32_t address;
+    uint8_t width;
+    std::array<uint8_t, 4> bytes;
+  };
+  struct Span {
+    int64_t first, end;
   };
   PEMemory &memory;
-  std::array<std::pair<int64_t, int64_t>, 8> spans;
+  std::array<Span, 8> spans;
   unsigned numSpans = 0;
   std::array<Store, ScalarBatch> stores;
   size_t numStores = 0;
