@@ -262,8 +262,13 @@ public:
   /// if it touches only registers and DSRs (scalar instructions without
   /// loads or stores, and prebuilt DSR builders), which nothing else reads
   /// or writes in the meantime (right after an asynchronous start, and in
-  /// a chain); false if it did not run (it may be empty).
+  /// a chain), and memory where mayTouchMemoryAhead allows; false if it
+  /// did not run (it may be empty).
   bool runRegisterBatch(PE &pe);
+  /// A batch run ahead may load and store too, guarded (TransferGuard):
+  /// when chaining, in a task (not a call or a map's function), in a turn
+  /// the run reaches, beside no microthread the band does not carry.
+  bool mayTouchMemoryAhead(const PE &pe) const;
   /// After the main thread's turn or an operation it ran ahead: what
   /// follows up to the next instruction a chain may run (classifyNext),
   /// and that instruction, run ahead too, and so on (docs/Emulator.md
@@ -272,7 +277,7 @@ public:
   /// What a chain may run ahead of the main thread's next instruction,
   /// `decoded`: a quiet operation; a task's exit; the start of a transfer
   /// the band will carry (mayStartAhead).
-  enum class ChainStep : uint8_t { None, Operation, Start, Exit };
+  enum class ChainStep : uint8_t { None, Operation, Start, Exit, Activate };
   ChainStep classifyNext(PE &pe, const DecodedInst &decoded);
   /// `kept`, a template of the next instruction that the band would carry
   /// (StartTemplate::isCarried), may start ahead of its cycle, pe.readyAt:

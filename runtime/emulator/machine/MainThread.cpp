@@ -127,6 +127,11 @@ Band::ChainStep Band::classifyNext(PE &pe, const DecodedInst &decoded) {
   // keeps the clock going to its cycle, as if it ran then.
   if (decoded.opcode == pe::Opcode::TaskExit)
     return turnThreads ? ChainStep::None : ChainStep::Exit;
+  // So does an activate: the main thread is busy until its cycle, and only
+  // its later picks see the task (what carried transfers complete
+  // meanwhile sets other bits of the same mask).
+  if (decoded.opcode == pe::Opcode::Activate)
+    return turnThreads ? ChainStep::None : ChainStep::Activate;
   // Only DSD operations have templates. A start copied from one reads
   // nothing that changes before its cycle (deliveries and control
   // wavelets touch no register, DSR or memory of a running task), and it
@@ -187,12 +192,7 @@ static bool isBuilder(const ProgramInfo &info, uint32_t pc) {
 }
 
 bool Band::mayRunFirstBatchAhead(const PE &pe) const {
-  // Beside busy microthreads, only in a turn the run reaches, as a chain's
-  // steps: a run stopped before it finds the batch not run yet.
-  uint8_t busy = pe.getBusyMicrothreads();
-  return !busy ||
-         (chainEnabled && streamsEnabled && pe.readyAt < chainLimit &&
-          !(busy & ~pe.streamedMicrothreads) && !(busy & pe.laterMicrothreads));
+  return !pe.hasBusyMicrothread() || mayTouchMemoryAhead(pe);
 }
 
 void Band::runMainThreadAhead(PE &pe, bool firstBatch) {
@@ -209,9 +209,21 @@ void Band::runMainThreadAhead(PE &pe, bool firstBatch) {
     runningAhead = false;
 }
 
+bool Band::mayTouchMemoryAhead(const PE &pe) const {
+  // As the first batch beside carried transfers: memory no busy
+  // microthread touches, in a task, in a turn the run reaches.
+  uint8_t busy = pe.getBusyMicrothreads();
+  return chainEnabled && !pe.activity.isCall && !pe.inMapCall &&
+         pe.readyAt < chainLimit &&
+         (!busy || (streamsEnabled && !(busy & ~pe.streamedMicrothreads) &&
+                    !(busy & pe.laterMicrothreads)));
+}
+
 bool Band::runRegisterBatch(PE &pe) {
   // On a copy of the registers, kept only if the whole batch the next
-  // turn would run touches nothing but registers and DSRs.
+  // turn would run touches nothing but registers, DSRs and (when
+  // chaining) memory no busy microthread touches; what its stores
+  // overwrote is put back otherwise.
   if (pe.deferredSteps)
     return false;
   const ProgramInfo &info = programOf(pe);
@@ -221,15 +233,19 @@ bool Band::runRegisterBatch(PE &pe) {
   if (!first->isScalar() && !info.findPrebuilt(*first))
     return true; // the batch is empty
   CEState ce = pe.ce;
+  std::optional<TransferGuard> guard;
+  if (mayTouchMemoryAhead(pe))
+    guard.emplace(pe);
   std::array<const PrebuiltDSR *, ScalarBatch> built;
   size_t numBuilt = 0;
   uint64_t steps = 0;
   Trap trap;
   while (steps < ScalarBatch) {
     const DecodedInst *decoded = info.code.lookup(ce.pc);
-    if (!decoded || accessesMemory(decoded->opcode))
+    if (!decoded || (!guard && accessesMemory(decoded->opcode)))
       return false;
-    StepResult result = emulator::step(ce, pe.memory, info.code, trap);
+    StepResult result = emulator::step(ce, pe.memory, info.code, trap, nullptr,
+                                       guard ? &*guard : nullptr);
     if (result == StepResult::NotScalar) {
       const PrebuiltDSR *builder = info.findPrebuilt(*decoded);
       if (!builder)
@@ -237,7 +253,10 @@ bool Band::runRegisterBatch(PE &pe) {
       built[numBuilt++] = builder;
       ce.pc += 2 * decoded->size;
     } else if (result != StepResult::Continue) {
-      return false; // a fault or a return: the turn's, in its own cycle
+      // A refused access, a fault or a return: the turn's, in its cycle.
+      if (guard)
+        guard->takeBack();
+      return false;
     }
     ++steps;
   }
@@ -274,7 +293,7 @@ void Band::runChainAhead(PE &pe) {
         (step != ChainStep::Operation && pe.readyAt >= chainLimit))
       break;
     runMainThreadAhead(pe, /*firstBatch=*/false);
-    if (step != ChainStep::Exit)
+    if (step == ChainStep::Operation || step == ChainStep::Start)
       ++chainedOperations;
   }
   inChain = false;

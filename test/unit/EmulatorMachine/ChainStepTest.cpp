@@ -116,9 +116,10 @@ TEST_CASE("a task's exit runs in the turn that reaches it") {
   CHECK(run.chained == 0); // an exit is not an operation
   // Without chaining a round takes three turns: the pick (which runs the
   // task's first batch ahead), the activate, the exit; the last round
-  // two (it activates nothing). Chained, each exit joins the turn before.
+  // two (it activates nothing). Chained, the activate and the exit join
+  // the pick's turn.
   CHECK(run.turnsWithout == 3 * Times - 1);
-  CHECK(run.turnsWith == 2 * Times - 1);
+  CHECK(run.turnsWith == Times);
   Machine m(Fabric::single(p));
   REQUIRE(m.run().status == RunStatus::Idle);
   CHECK(m.read32(0, 0, Count) == 0);
@@ -144,11 +145,11 @@ TEST_CASE("an exit chained far ahead keeps the clock going to its cycle") {
   // Without chaining, seven turns: the pick (its batch run ahead up to
   // the activate), the activate, the builders' batch, the copy, the exit;
   // then the second pick (its batch and the quiet copy run ahead) and the
-  // exit. Chained, the activate's turn runs the builders, and both exits
-  // join the turn before them. The second copy ran ahead as it did
-  // without chaining: it is not counted as chained.
+  // exit. Chained, the activate and the builders join the first pick's
+  // turn, and both exits the turn before them. The second copy ran ahead
+  // as it did without chaining: it is not counted as chained.
   CHECK(run.turnsWithout == 7);
-  CHECK(run.turnsWith == 4);
+  CHECK(run.turnsWith == 3);
   CHECK(run.chained == 0);
 }
 
@@ -198,7 +199,9 @@ constexpr unsigned LongWords = 64, Times = 5;
 /// (0, 0) sends LongWords words east on color 1 and (1, 0) receives them
 /// into Into, each one asynchronous move the band carries (task 9, picked
 /// first). Beside the receive, (1, 0)'s task 10 counts the word at
-/// `counter` down from Times, activating itself again each time.
+/// `counter` down from Times, activating itself again each time, and
+/// copies the count to the next word (a batch after the activate, which a
+/// chain runs guarded).
 Fabric countdownBesideReceive(uint16_t counter) {
   Program left("left");
   std::vector<uint32_t> words;
@@ -229,6 +232,8 @@ Fabric countdownBesideReceive(uint16_t counter) {
       .emit(Opcode::BEqZ, {R(1), L("done")})
       .activate(10)
       .label("done")
+      .load(2, counter)
+      .store(2, counter + 4)
       .texit()
       .task(TaskKind::Local, 10, "t10")
       .activateAtStart(10);
@@ -251,6 +256,7 @@ TEST_CASE("a task's first batch runs ahead beside a carried transfer") {
     expected.push_back(lineWord(0, i));
   CHECK(m.read32s(1, 0, Into, LongWords) == expected);
   CHECK(m.read32(1, 0, Count) == 0);
+  CHECK(m.read32(1, 0, Count + 4) == 0);
   CHECK(m.emu.getFirstBatchesBeside() == Times);
   CHECK(m.emu.getFirstBatchesTakenBack() == 0);
   CHECK(run.turnsWith < run.turnsWithout);
