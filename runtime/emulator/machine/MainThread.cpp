@@ -57,11 +57,11 @@ std::string_view blockSpaceName(pe::BlockSpace space) {
   return "ID";
 }
 
-/// The loads and stores of a task's first batch run ahead while the band
-/// carries the PE's transfers, which go on meanwhile: it refuses any in
-/// the bytes their remaining elements read or write, and config words and
-/// faults (the turn's), and keeps what each store overwrote, so that a
-/// refused batch can be taken back whole.
+/// The loads and stores of a batch run ahead of its turn (a task's first
+/// batch, a chain's) while the band may carry the PE's transfers, which go
+/// on meanwhile: it refuses any in the bytes their remaining elements read
+/// or write, and config words and faults (the turn's), and keeps what each
+/// store overwrote, so that a refused batch can be taken back whole.
 class TransferGuard final : public MemoryGuard {
 public:
   explicit TransferGuard(PE &pe) : memory(pe.memory) {
