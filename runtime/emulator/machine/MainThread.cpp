@@ -233,17 +233,22 @@ bool Band::runRegisterBatch(PE &pe) {
   if (!first->isScalar() && !info.findPrebuilt(*first))
     return true; // the batch is empty
   CEState ce = pe.ce;
+  // Made at the batch's first load or store, which most batches have none
+  // of.
   std::optional<TransferGuard> guard;
-  if (mayTouchMemoryAhead(pe))
-    guard.emplace(pe);
   std::array<const PrebuiltDSR *, ScalarBatch> built;
   size_t numBuilt = 0;
   uint64_t steps = 0;
   Trap trap;
   while (steps < ScalarBatch) {
     const DecodedInst *decoded = info.code.lookup(ce.pc);
-    if (!decoded || (!guard && accessesMemory(decoded->opcode)))
+    if (!decoded)
       return false;
+    if (!guard && accessesMemory(decoded->opcode)) {
+      if (!mayTouchMemoryAhead(pe))
+        return false;
+      guard.emplace(pe);
+    }
     StepResult result = emulator::step(ce, pe.memory, info.code, trap, nullptr,
                                        guard ? &*guard : nullptr);
     if (result == StepResult::NotScalar) {
