@@ -114,8 +114,9 @@ public:
   uint64_t chainLimit = 0;
   /// Operations run ahead in chains (Emulator::getChainedOperations).
   uint64_t chainedOperations = 0;
-  /// Tasks' first batches run ahead beside carried transfers
-  /// (mayRunFirstBatchAhead), and those taken back (TransferGuard).
+  /// Tasks' first batches tried ahead beside carried transfers
+  /// (runMainThread), and those left to their turns (runRegisterBatch
+  /// declined them: TransferGuard refused an access, or they fault).
   uint64_t firstBatchesBeside = 0, firstBatchesTakenBack = 0;
   /// A chain is running (runChainAhead's loop, which those it calls into
   /// leave the rest to, so that a long chain does not nest).
@@ -252,12 +253,6 @@ public:
   /// The main thread's turn in cycle pe.readyAt, run now (the clock set
   /// to that cycle for the while).
   void runMainThreadAhead(PE &pe, bool firstBatch);
-  /// A task just picked may run its first batch now, ahead of its turn:
-  /// no microthread is busy, or (when chaining, and the turn is one the
-  /// run reaches) the band carries every busy one; the batch then runs
-  /// guarded (TransferGuard) and is taken back if it would touch their
-  /// memory.
-  bool mayRunFirstBatchAhead(const PE &pe) const;
   /// Runs the batch the main thread's turn at pe.readyAt would run, now,
   /// if it touches only registers and DSRs (scalar instructions without
   /// loads or stores, and prebuilt DSR builders), which nothing else reads
@@ -267,7 +262,8 @@ public:
   bool runRegisterBatch(PE &pe);
   /// A batch run ahead may load and store too, guarded (TransferGuard):
   /// when chaining, in a task (not a call or a map's function), in a turn
-  /// the run reaches, beside no microthread the band does not carry.
+  /// the run reaches, beside no microthread the band does not carry. A
+  /// task's first batch beside carried transfers runs so too.
   bool mayTouchMemoryAhead(const PE &pe) const;
   /// After the main thread's turn or an operation it ran ahead: what
   /// follows up to the next instruction a chain may run (classifyNext),

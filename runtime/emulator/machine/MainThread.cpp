@@ -185,16 +185,6 @@ bool Band::mayStartAhead(const PE &pe, const StartTemplate &kept,
   return writesNoDSRBy(pe, pe.readyAt);
 }
 
-/// The instruction at `pc` is a prebuilt DSR builder (a batch takes it).
-static bool isBuilder(const ProgramInfo &info, uint32_t pc) {
-  const DecodedInst *decoded = info.code.lookup(pc);
-  return decoded && info.findPrebuilt(*decoded);
-}
-
-bool Band::mayRunFirstBatchAhead(const PE &pe) const {
-  return !pe.hasBusyMicrothread() || mayTouchMemoryAhead(pe);
-}
-
 void Band::runMainThreadAhead(PE &pe, bool firstBatch) {
   uint64_t now = cycle;
   bool outermost = !runningAhead;
@@ -323,11 +313,21 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
     ++pe.counters.busyCycles;
     // A task's first instructions read the registers the pick set and
     // memory, which nothing else writes while no microthread is busy: they
-    // run now as in the task's first cycle. (Calls, few and watched by the
-    // host, keep their own turns.)
-    if (pe.state == MainState::Running && !pe.activity.isCall &&
-        mayRunFirstBatchAhead(pe))
+    // run now as in the task's first cycle. Beside transfers the band
+    // carries, they run as a chain's batch, guarded, and the chain goes on
+    // from there. (Calls, few and watched by the host, keep their own
+    // turns.)
+    if (pe.state != MainState::Running || pe.activity.isCall)
+      return;
+    if (!pe.hasBusyMicrothread()) {
       runMainThreadAhead(pe, /*firstBatch=*/true);
+    } else if (mayTouchMemoryAhead(pe)) {
+      ++firstBatchesBeside;
+      if (runRegisterBatch(pe))
+        runChainAhead(pe);
+      else
+        ++firstBatchesTakenBack;
+    }
     return;
   case MainState::Operation:
     continueOperation(pe);
@@ -355,27 +355,8 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
         band.writeConfig(pe, word, value);
       }
     } port(*this, pe);
-    // A first batch run ahead beside carried transfers is guarded, and
-    // taken back whole if it would touch their memory (or reach a DSR
-    // builder): its turn then runs it in its cycle.
-    std::optional<TransferGuard> guard;
-    std::optional<CEState> before;
-    if (firstBatch && pe.hasBusyMicrothread()) {
-      guard.emplace(pe);
-      before = pe.ce;
-      ++firstBatchesBeside;
-    }
     emulator::RunResult batch =
-        emulator::run(pe.ce, pe.memory, info.code, ScalarBatch, trap, &port,
-                      guard ? &*guard : nullptr);
-    if (guard && (batch.result == StepResult::Guarded ||
-                  (batch.result == StepResult::NotScalar &&
-                   isBuilder(info, pe.ce.pc)))) {
-      guard->takeBack();
-      pe.ce = *before;
-      ++firstBatchesTakenBack;
-      return;
-    }
+        emulator::run(pe.ce, pe.memory, info.code, ScalarBatch, trap, &port);
     steps = batch.steps;
     // A prebuilt DSR builder changes only this PE's DSRs, which nothing
     // reads before the main thread's next operation starts (in a later
@@ -412,7 +393,7 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
     }
     switch (batch.result) {
     case StepResult::Continue:
-    case StepResult::Guarded: // not without a guard
+    case StepResult::Guarded: // a turn's batch runs unguarded
       return;
     case StepResult::Trapped:
       // A scalar batch runs ahead of the clock: its last instruction, the
