@@ -385,9 +385,12 @@ void prefetchStreamPE(const PE &pe) {
   __builtin_prefetch(&pe.counters);
   __builtin_prefetch(&pe.deliveryQueue[0]);
   __builtin_prefetch(&pe.deliveryQueue[16]);
-  const char *memory = reinterpret_cast<const char *>(&pe.memory);
-  for (size_t offset = 0; offset < sizeof(PEMemory); offset += 64)
-    __builtin_prefetch(memory + offset);
+  // The memory's lines, from the one it starts in: it does not start a
+  // line, and its last (the owned pages' pointers) is the one read first.
+  uintptr_t memory = reinterpret_cast<uintptr_t>(&pe.memory);
+  for (uintptr_t line = memory & ~uintptr_t(63);
+       line < memory + sizeof(PEMemory); line += 64)
+    __builtin_prefetch(reinterpret_cast<const void *>(line));
 }
 void prefetchStreamFlights(const Network &network, const PE &pe) {
   uint8_t threads = streamsWithWork(pe);

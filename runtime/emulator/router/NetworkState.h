@@ -261,8 +261,9 @@ struct Network::State {
   void arbitrate(const Router &router, size_t first,
                  const std::array<uint8_t, MaxColors> &colorOf);
   void apply(const Move &move);
-  /// Fetches the lanes the pending lanes of `router` send to (the lanes
-  /// and their cold halves are in the cache).
+  /// Fetches the wavelets at the heads of the pending lanes of `router` and
+  /// the lanes they would enter (the lanes and their cold halves are in
+  /// the cache).
   void prefetchTargets(uint32_t router) const;
   /// Counts a wavelet `lane` sent on output link `link`.
   void countSent(uint32_t lane, unsigned link) {

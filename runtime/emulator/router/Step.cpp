@@ -246,6 +246,14 @@ void Network::State::prefetchTargets(uint32_t routerIndex) const {
   for (uint32_t colors = pending[routerIndex] & ~Listed; colors;
        colors &= colors - 1) {
     uint32_t lane = router.laneOf[std::countr_zero(colors)];
+    // The wavelet plan would look at: that of its first ready port (a
+    // second one, rarely ready too, may be picked instead).
+    const Lane &hot = lanes[lane];
+    uint8_t ready = hot.nonEmpty & hot.curRx;
+    if (ready) {
+      const Buffer &buffer = hot.buffers[std::countr_zero(ready)];
+      __builtin_prefetch(&pool[buffer.base + buffer.head]);
+    }
     const LaneCold &links = cold[lane];
     if (!links.linksValid)
       continue;
@@ -422,14 +430,15 @@ void Network::step() {
   bool large = s.active.size() >= PrefetchAllFrom;
   for (size_t i = 0, e = s.active.size(); i < e; ++i) {
     // Large fabrics miss the cache on every router and lane: fetch the
-    // router 16 ahead, and 8 ahead (its router cached by now) its first
-    // pending lane.
-    if (i + 16 < e)
-      __builtin_prefetch(&s.routers[s.active[i + 16]]);
-    if (i + 8 < e) {
+    // router 32 ahead, and 16 ahead (its router cached by now) its first
+    // pending lane. A busy router's visit is short beside the latency of
+    // a line that has left the last level shared with other guests.
+    if (i + 32 < e)
+      __builtin_prefetch(&s.routers[s.active[i + 32]]);
+    if (i + 16 < e) {
       // Its pending lanes (all of them when many routers are active, as a
       // busy router has several and they are far apart).
-      uint32_t ahead = s.active[i + 8];
+      uint32_t ahead = s.active[i + 16];
       for (uint32_t colors = s.pending[ahead] & ~State::Listed; colors;
            colors = large ? colors & (colors - 1) : 0) {
         uint32_t lane = s.routers[ahead].laneOf[std::countr_zero(colors)];
@@ -437,10 +446,11 @@ void Network::step() {
         __builtin_prefetch(&s.cold[lane]);
       }
     }
-    // 4 ahead (its lanes' cold halves cached by now): the lanes its
-    // wavelets would enter, whose room plan checks.
-    if (large && i + 4 < e)
-      s.prefetchTargets(s.active[i + 4]);
+    // 8 ahead (its lanes and their cold halves cached by now): the
+    // wavelets plan reads and the lanes they would enter, whose room plan
+    // checks.
+    if (large && i + 8 < e)
+      s.prefetchTargets(s.active[i + 8]);
     uint32_t router = s.active[i];
     if (s.pending[router] == State::Listed) {
       s.pending[router] = 0;
@@ -451,12 +461,12 @@ void Network::step() {
   }
   s.active.resize(kept);
   // With many routers, the lanes decide read may have left the cache
-  // since: fetch each move's lane and the lanes it sends to 8 moves ahead
+  // since: fetch each move's lane and the lanes it sends to 16 moves ahead
   // (the move holds its wavelet, and decide counted it).
   size_t ahead = large ? s.numMoves : 0;
   for (size_t i = 0; i < s.numMoves; ++i) {
-    if (i + 8 < ahead) {
-      const Move &ahead = s.moves[i + 8];
+    if (i + 16 < ahead) {
+      const Move &ahead = s.moves[i + 16];
       __builtin_prefetch(&s.lanes[ahead.lane]);
       for (unsigned dirs = ahead.links & LinkBits; dirs; dirs &= dirs - 1) {
         uint32_t dest = ahead.dest[std::countr_zero(dirs)];
