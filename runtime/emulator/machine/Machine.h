@@ -323,12 +323,13 @@ public:
   /// The color a plain move's wavelets go on or come from.
   uint8_t colorOfMove(const PE &pe, const Flight &flight) const;
   /// Microthread `ut`'s plain move may run apart from the PE's other
-  /// operations.
-  bool mayStreamBeside(const PE &pe, unsigned ut) const;
+  /// operations; those of `knownApart` are known to.
+  bool mayStreamBeside(const PE &pe, unsigned ut, uint8_t knownApart) const;
   /// Microthread `ut`'s operation, just started or just run this cycle in
   /// the PE's turn, goes on between turns if it is a plain move with two
-  /// elements or more left that may run apart from the others.
-  void tryStream(PE &pe, unsigned ut);
+  /// elements or more left that may run apart from the others (those of
+  /// `knownApart` do: onOperationBeside has just compared them).
+  void tryStream(PE &pe, unsigned ut, uint8_t knownApart = 0);
   /// What dropStream cleared.
   enum class DroppedStream : uint8_t { Send, Receive, ReceiveWithDelivery };
   /// Clears microthread `ut`'s carried state (flags and the band's
@@ -339,8 +340,8 @@ public:
   void unstream(PE &pe, uint8_t threads);
   /// An interactive operation has started on microthread `ut`: the PE's
   /// streamed transfers go back to its turns unless it may run apart from
-  /// them.
-  void onOperationBeside(PE &pe, unsigned ut);
+  /// them. Returns those that stay streamed because it may.
+  uint8_t onOperationBeside(PE &pe, unsigned ut);
   /// A delivery of `color` to the PE (stepNetwork): true when a streamed
   /// receive takes it, false when the PE's turn must.
   bool takeStreamDelivery(PE &pe, unsigned color, bool control);

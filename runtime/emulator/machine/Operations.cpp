@@ -298,7 +298,7 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
       streamStarts.push(cycle + 1,
                         static_cast<uint32_t>(&pe - pes.data()) << 3 | ut);
     }
-    onOperationBeside(pe, ut);
+    uint8_t streamedApart = onOperationBeside(pe, ut);
     pe.state = MainState::Running;
     ce.pc = pe.microthreads[ut]->next;
     ++pe.counters.instructions;
@@ -309,7 +309,7 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
     // starts: the band carries the new transfer from its first element,
     // and the builders before the next start run now.
     if (streamsEnabled) {
-      tryStream(pe, ut);
+      tryStream(pe, ut, streamedApart);
       runRegisterBatch(pe);
     }
     return;

@@ -107,11 +107,12 @@ uint8_t Band::colorOfMove(const PE &pe, const Flight &flight) const {
                            target::DataTaskSource::InputQueue);
 }
 
-bool Band::mayStreamBeside(const PE &pe, unsigned ut) const {
+bool Band::mayStreamBeside(const PE &pe, unsigned ut,
+                           uint8_t knownApart) const {
   const Flight &flight = *pe.microthreads[ut];
   uint8_t color = colorOfMove(pe, flight);
-  for (uint8_t others = pe.getBusyMicrothreads() & ~bitOf(ut); others;
-       others &= others - 1) {
+  for (uint8_t others = pe.getBusyMicrothreads() & ~bitOf(ut) & ~knownApart;
+       others; others &= others - 1) {
     const Flight &other = *pe.microthreads[std::countr_zero(others)];
     if (other.interactive &&
         !mayRunApart(flight, color, other, colorOfMove(pe, other)))
@@ -120,7 +121,7 @@ bool Band::mayStreamBeside(const PE &pe, unsigned ut) const {
   return true;
 }
 
-void Band::tryStream(PE &pe, unsigned ut) {
+void Band::tryStream(PE &pe, unsigned ut, uint8_t knownApart) {
   Flight &flight = *pe.microthreads[ut];
   const DSDOperation &op = flight.op;
   if (!DSDEngine::isPlainMove(op) || op.getLength() - op.getElementsDone() < 2)
@@ -141,7 +142,7 @@ void Band::tryStream(PE &pe, unsigned ut) {
   } else if (pe.controlColors >> color & 1) {
     return; // a control wavelet may wait: the turn's to take
   }
-  if (!mayStreamBeside(pe, ut))
+  if (!mayStreamBeside(pe, ut, knownApart))
     return;
   pe.streamedMicrothreads |= bit;
   pe.streamColor[ut] = color;
@@ -211,13 +212,13 @@ void Band::unstream(PE &pe, uint8_t threads) {
   }
 }
 
-void Band::onOperationBeside(PE &pe, unsigned ut) {
+uint8_t Band::onOperationBeside(PE &pe, unsigned ut) {
   if (!pe.streamedMicrothreads || !pe.microthreads[ut]->interactive)
-    return;
+    return 0;
   const Flight &flight = *pe.microthreads[ut];
   if (!DSDEngine::isPlainMove(flight.op)) {
     unstream(pe, pe.streamedMicrothreads);
-    return;
+    return 0;
   }
   uint8_t color = colorOfMove(pe, flight);
   uint8_t conflicting = 0;
@@ -229,6 +230,7 @@ void Band::onOperationBeside(PE &pe, unsigned ut) {
       conflicting |= bitOf(other);
   }
   unstream(pe, conflicting);
+  return pe.streamedMicrothreads;
 }
 
 bool Band::takeStreamDelivery(PE &pe, unsigned color, bool control) {
