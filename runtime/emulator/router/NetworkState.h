@@ -15,6 +15,7 @@
 #include "tessera/Emulator/Network.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -129,7 +130,9 @@ struct EdgeExit {
 };
 
 /// The router of one touched PE. What each cycle reads and writes fits in
-/// its first cache line for colors 0..6.
+/// its first cache line for colors 0..10 (a cycle fetches only that line
+/// ahead); the neighbours, read only when a lane's links are resolved
+/// again, come after the lanes.
 struct alignas(64) Router {
   uint16_t x = 0, y = 0;
   /// Per output link (W, E, S, N, Ramp): the color it last carried.
@@ -137,12 +140,14 @@ struct alignas(64) Router {
   /// Per output link: busy cycles modulo 2^16; each wrap adds 2^16 to
   /// busyHigh, which lives in another line.
   std::array<uint16_t, NumPorts> busyLow{};
+  std::array<uint32_t, MaxColors> laneOf;
   /// Per direction: the neighbour's router, None until it is created, or
   /// Outside.
   std::array<uint32_t, 4> neighbour = {None, None, None, None};
-  std::array<uint32_t, MaxColors> laneOf;
   std::array<uint64_t, NumPorts> busyHigh{};
 };
+static_assert(offsetof(Router, laneOf) + 11 * sizeof(uint32_t) <= 64,
+              "the lanes of colors 0..10 are in the first line");
 
 /// One wavelet leaving an input buffer this cycle. No member initializers:
 /// a router builds up to MaxColors of them per cycle and fills in every
