@@ -293,6 +293,10 @@ private:
   /// getAdvanceSwitchColor, set by start(): completion reads it here,
   /// not from slot 0's descriptor (a cache line of its own).
   uint8_t advanceSwitchColor = NoColor;
+  /// How many slots ownSlots holds: here, where a finished transfer's
+  /// recycling reads it, not beside the pointers in the last line (and in
+  /// a byte that was padding, so that `next` stays in the first line).
+  uint8_t ownCapacity = 0;
   uint16_t fetched = 0; ///< bit i: values[i] holds source i's element
   bool resultReady = false;
   bool mapCallPending = false;
@@ -317,7 +321,6 @@ private:
   /// the operation it was restart()ed from, read until the first change.
   std::unique_ptr<detail::OperandSlot[]> ownSlots;
   const detail::OperandSlot *sharedSlots = nullptr;
-  uint8_t ownCapacity = 0;
 
   /// Room for `n` slots of its own, their contents left as they are;
   /// stops sharing.
