@@ -218,19 +218,21 @@ void Band::runPEs() {
   turn.clear();
   turn.swap(awake);
   // When many PEs take turns, a PE's state, its operations and its lanes
-  // are out of the caches by its turn: fetch the PE six turns ahead, its
-  // operations, page pointers and lanes four ahead (its PE is in by now),
+  // are out of the caches by its turn: fetch the PE ten turns ahead, its
+  // operations, page pointers and lanes six ahead (its PE is in by now),
   // and its transfers' memory elements and its delivery queues' head
-  // wavelets two ahead (their operations and lanes are in). Fewer PEs' state
-  // stays cached, and fetching would only cost instructions.
+  // wavelets three ahead (their operations and lanes are in). Many turns
+  // are short (a completion task's count), so fewer ahead left their
+  // loads waiting. Fewer PEs' state stays cached, and fetching would only
+  // cost instructions.
   size_t ahead = turn.size() >= PrefetchFromTurns ? turn.size() : 0;
   for (size_t i = 0; i < turn.size(); ++i) {
+    if (i + 10 < ahead)
+      prefetchPE(pes[turn[i + 10]]);
     if (i + 6 < ahead)
-      prefetchPE(pes[turn[i + 6]]);
-    if (i + 4 < ahead)
-      prefetchFlights(network, pes[turn[i + 4]]);
-    if (i + 2 < ahead)
-      prefetchTransferData(network, pes[turn[i + 2]]);
+      prefetchFlights(network, pes[turn[i + 6]]);
+    if (i + 3 < ahead)
+      prefetchTransferData(network, pes[turn[i + 3]]);
     PE &pe = pes[turn[i]];
     pe.awake = false;
     ++turns;
