@@ -244,11 +244,24 @@ void Band::runPEs() {
   }
 }
 
+/// Deliveries in a cycle from which stepNetwork fetches their PEs ahead.
+static constexpr size_t PrefetchFromDeliveries = 256;
+
 void Band::stepNetwork() {
   network.step();
   if (network.getLastStepMoves() != 0 || hasTimer())
     progressed = true; // wavelets moved, or PEs are computing
-  for (const DeliveryNote &note : network.getLastStepDeliveries()) {
+  const auto &deliveries = network.getLastStepDeliveries();
+  // Many deliveries go to PEs far apart, each seen once: fetch the first
+  // line of the PE, which a delivery reads, 32 deliveries ahead (a
+  // delivery takes little time beside a line from memory).
+  size_t ahead = deliveries.size() >= PrefetchFromDeliveries ? 32 : 0;
+  for (size_t i = 0; i < deliveries.size(); ++i) {
+    if (ahead && i + ahead < deliveries.size())
+      if (const PE *next =
+              findPE(deliveries[i + ahead].pe.x, deliveries[i + ahead].pe.y))
+        __builtin_prefetch(next);
+    const DeliveryNote &note = deliveries[i];
     if (PE *pe = findPE(note.pe.x, note.pe.y)) {
       if (pe->streamedColors &&
           takeStreamDelivery(*pe, note.color, note.control))
