@@ -246,16 +246,19 @@ struct alignas(64) PE {
   /// The cycle a timer wakes it at, 0 for none (docs/Emulator.md, "The
   /// clock and its cycle").
   uint64_t timerAt = 0;
+  uint64_t pickerState = 0; ///< shuffle mode's xorshift state
+  FlightPtr operation;      ///< the main thread's
+  std::array<FlightPtr, target::TargetModel::getNumMicrothreads()> microthreads;
+  /// With the counters, one cache line: what a carried transfer writes
+  /// for each element.
+  PECounters counters;
   /// The last cycle an operation of this PE moved an element: a thread
   /// blocked on a FIFO retries after it, since the other side may have
   /// pushed or popped on a thread that ran after it in that cycle.
   uint64_t dsdProgressCycle = UINT64_MAX;
-  FlightPtr operation; ///< the main thread's
-  std::array<FlightPtr, target::TargetModel::getNumMicrothreads()> microthreads;
   /// First in, first out; rarely more than one (a vector: an empty deque
   /// allocates).
   std::vector<PendingCall> calls;
-  PECounters counters;
 
   /// Per color: the network's number for this PE's delivery queue
   /// (Network::findDeliveryQueue), found on first use. A cache, so the
@@ -289,8 +292,6 @@ struct alignas(64) PE {
   std::string printLine;
   /// Wavelets sent on host-bound colors (streaming D2H), in order.
   std::vector<std::pair<uint8_t, uint32_t>> toHost;
-
-  uint64_t pickerState = 0; ///< shuffle mode's xorshift state
 
   /// Bit u: microthreads[u] holds an operation.
   uint8_t getBusyMicrothreads() const {
