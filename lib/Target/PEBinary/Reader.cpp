@@ -96,14 +96,13 @@ public:
   }
 
 private:
-  bool need(size_t n) {
-    if (!ok())
-      return false;
-    if (n > end - pos)
-      return fail(pos, "truncated section '" + name + "': needs " +
-                           std::to_string(n) + " more bytes, has " +
-                           std::to_string(end - pos));
-    return true;
+  // Every field of a wafer's fabric file passes here: the check inlines,
+  // the message is built out of line.
+  bool need(size_t n) { return ok() && (n <= end - pos || truncated(n)); }
+  [[gnu::noinline, gnu::cold]] bool truncated(size_t n) {
+    return fail(pos, "truncated section '" + name + "': needs " +
+                         std::to_string(n) + " more bytes, has " +
+                         std::to_string(end - pos));
   }
 
   std::span<const uint8_t> file;

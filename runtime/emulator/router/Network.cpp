@@ -394,11 +394,15 @@ bool Network::setDeliveryQueueDepth(unsigned x, unsigned y, unsigned color,
   const char *call = "setDeliveryQueueDepth";
   if (!s.checkPE(call, x, y) || !s.checkColor(call, x, y, color))
     return false;
-  std::string where = " for PE (" + std::to_string(x) + ", " +
-                      std::to_string(y) + ") color " + std::to_string(color);
+  // Built only for an error: the loader sets every delivery queue of a
+  // wafer (millions of calls).
+  auto where = [&] {
+    return " for PE (" + std::to_string(x) + ", " + std::to_string(y) +
+           ") color " + std::to_string(color);
+  };
   if (depth < 1 || depth > NetworkOptions::MaxDepth) {
     s.report(RouteErrorKind::BadDepth, x, y, color, std::nullopt, 0,
-             std::string(call) + ": depth " + std::to_string(depth) + where +
+             std::string(call) + ": depth " + std::to_string(depth) + where() +
                  " is not between 1 and " +
                  std::to_string(NetworkOptions::MaxDepth));
     return false;
@@ -407,7 +411,7 @@ bool Network::setDeliveryQueueDepth(unsigned x, unsigned y, unsigned color,
   unsigned held = s.lanes[lane].buffers[DeliveryBuffer].count;
   if (depth < held) {
     s.report(RouteErrorKind::BadDepth, x, y, color, std::nullopt, 0,
-             std::string(call) + ": depth " + std::to_string(depth) + where +
+             std::string(call) + ": depth " + std::to_string(depth) + where() +
                  " is below the " + std::to_string(held) +
                  " wavelets its delivery queue holds");
     return false;

@@ -12,7 +12,7 @@
 #include "LayerStoreAccess.h"
 
 #include "tessera/MemoryX/CheckpointFormat.h"
-#include "tessera/MemoryX/Crc32.h"
+#include "tessera/Support/Crc32.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -148,7 +148,7 @@ Status Reader::readSection(SectionKind kind, uint32_t layer,
   if (Status ok = file.readAt(offset, header, sizeof(header)); !ok)
     return ok;
   uint32_t storedHeaderCrc = getU32(header + 20);
-  uint32_t headerCrc = crc32(header, 20);
+  uint32_t headerCrc = tessera::crc32(header, 20);
   if (storedHeaderCrc != headerCrc)
     return fail(offset + 20, "checksum mismatch in the section header of the " +
                                  what + ": stored " + hex(storedHeaderCrc) +
@@ -172,7 +172,7 @@ Status Reader::readSection(SectionKind kind, uint32_t layer,
   if (Status ok = file.readAt(payloadOffset, payload, size); !ok)
     return ok;
   uint32_t storedCrc = getU32(header + 16);
-  uint32_t payloadCrc = crc32(payload, size);
+  uint32_t payloadCrc = tessera::crc32(payload, size);
   if (storedCrc != payloadCrc)
     return fail(offset + 16, "checksum mismatch in the " + what + ": stored " +
                                  hex(storedCrc) + ", computed " +
@@ -324,7 +324,8 @@ Expected<CheckpointContents> Reader::read() {
     return fail(8, "unsupported version " + std::to_string(version) +
                        " (this build reads version " + std::to_string(Version) +
                        ")");
-  uint32_t storedCrc = getU32(header + 16), computedCrc = crc32(header, 16);
+  uint32_t storedCrc = getU32(header + 16),
+           computedCrc = tessera::crc32(header, 16);
   if (storedCrc != computedCrc)
     return fail(16, "header checksum mismatch: stored " + hex(storedCrc) +
                         ", computed " + hex(computedCrc));

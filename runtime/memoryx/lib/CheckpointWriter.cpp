@@ -5,7 +5,7 @@
 #include "LayerStoreAccess.h"
 
 #include "tessera/MemoryX/CheckpointFormat.h"
-#include "tessera/MemoryX/Crc32.h"
+#include "tessera/Support/Crc32.h"
 
 #include <algorithm>
 #include <bit>
@@ -31,7 +31,7 @@ void putU64(unsigned char *at, uint64_t value) { std::memcpy(at, &value, 8); }
 template <typename Produce>
 Status writeSection(AtomicFileWriter &file, SectionKind kind,
                     uint32_t layerIndex, uint64_t size, Produce &&produce) {
-  Crc32 payloadCrc;
+  tessera::Crc32 payloadCrc;
   (void)produce([&](const void *data, size_t bytes) {
     payloadCrc.update(data, bytes);
     return Status();
@@ -42,7 +42,7 @@ Status writeSection(AtomicFileWriter &file, SectionKind kind,
   putU32(header + 4, layerIndex);
   putU64(header + 8, size);
   putU32(header + 16, payloadCrc.value());
-  putU32(header + 20, crc32(header, 20));
+  putU32(header + 20, tessera::crc32(header, 20));
   Status written = file.write(header, sizeof(header));
   if (written)
     written = produce([&](const void *data, size_t bytes) {
@@ -138,7 +138,7 @@ Status tessera::memoryx::writeCheckpointFile(const LayerList &layers,
   std::memcpy(header, Magic, sizeof(Magic));
   putU32(header + 8, Version);
   putU32(header + 12, static_cast<uint32_t>(layers.size()));
-  putU32(header + 16, crc32(header, 16));
+  putU32(header + 16, tessera::crc32(header, 16));
   if (Status written = file->write(header, sizeof(header)); !written)
     return written;
   for (size_t i = 0; i < layers.size(); ++i)

@@ -10,8 +10,8 @@
 #include "TestSupport.h"
 
 #include "tessera/MemoryX/CheckpointFormat.h"
-#include "tessera/MemoryX/Crc32.h"
 #include "tessera/MemoryX/WeightStore.h"
+#include "tessera/Support/Crc32.h"
 
 #include <catch2/catch.hpp>
 
@@ -67,8 +67,10 @@ std::vector<Section> sectionsOf(const std::vector<uint8_t> &bytes) {
 void reseal(std::vector<uint8_t> &bytes, size_t sectionOffset) {
   uint64_t size = getU64(bytes, sectionOffset + 8);
   size_t payload = sectionOffset + SectionHeaderSize;
-  putU32(bytes, sectionOffset + 16, crc32(bytes.data() + payload, size));
-  putU32(bytes, sectionOffset + 20, crc32(bytes.data() + sectionOffset, 20));
+  putU32(bytes, sectionOffset + 16,
+         tessera::crc32(bytes.data() + payload, size));
+  putU32(bytes, sectionOffset + 20,
+         tessera::crc32(bytes.data() + sectionOffset, 20));
 }
 
 std::string hex(uint32_t value) {
@@ -206,7 +208,7 @@ TEST_CASE("the checkpoint's bytes follow the documented layout") {
   CHECK(std::memcmp(bytes.data(), "TSMXCKPT", 8) == 0);
   CHECK(getU32(bytes, 8) == 1);
   CHECK(getU32(bytes, 12) == 3);
-  CHECK(getU32(bytes, 16) == crc32(bytes.data(), 16));
+  CHECK(getU32(bytes, 16) == tessera::crc32(bytes.data(), 16));
 
   std::vector<Section> sections = sectionsOf(bytes);
   REQUIRE(sections.size() == 15);
@@ -226,8 +228,9 @@ TEST_CASE("the checkpoint's bytes follow the documented layout") {
     CHECK(s.layer == layers[i]);
     CHECK(s.size == sizes[i]);
     CHECK(getU32(bytes, s.offset + 16) ==
-          crc32(bytes.data() + s.payload(), s.size));
-    CHECK(getU32(bytes, s.offset + 20) == crc32(bytes.data() + s.offset, 20));
+          tessera::crc32(bytes.data() + s.payload(), s.size));
+    CHECK(getU32(bytes, s.offset + 20) ==
+          tessera::crc32(bytes.data() + s.offset, 20));
   }
   // Layer 2's header: 3 rows, 130 columns, Adam, a 3-byte name.
   size_t header = sections[9].payload();
@@ -256,7 +259,7 @@ TEST_CASE("a flipped byte in any section is a checksum mismatch") {
           path + ": offset " + std::to_string(s.offset + 16) +
               ": checksum mismatch in the " + what + ": stored " +
               hex(getU32(bytes, s.offset + 16)) + ", computed " +
-              hex(crc32(payloadFlipped.data() + s.payload(), s.size)));
+              hex(tessera::crc32(payloadFlipped.data() + s.payload(), s.size)));
 
     for (size_t field : {0, 4, 8, 16}) {
       std::vector<uint8_t> headerFlipped = bytes;
@@ -266,7 +269,7 @@ TEST_CASE("a flipped byte in any section is a checksum mismatch") {
                 ": checksum mismatch in the section header of the " + what +
                 ": stored " + hex(getU32(bytes, s.offset + 20)) +
                 ", computed " +
-                hex(crc32(headerFlipped.data() + s.offset, 20)));
+                hex(tessera::crc32(headerFlipped.data() + s.offset, 20)));
     }
   }
 }
@@ -288,7 +291,7 @@ TEST_CASE("damage to the file header is named") {
   }
   SECTION("a future version") {
     putU32(bytes, 8, 2);
-    putU32(bytes, 16, crc32(bytes.data(), 16));
+    putU32(bytes, 16, tessera::crc32(bytes.data(), 16));
     CHECK(readError(dir, bytes) ==
           path + ": offset 8: unsupported version 2 (this build reads "
                  "version 1)");
@@ -298,7 +301,7 @@ TEST_CASE("damage to the file header is named") {
     CHECK(readError(dir, bytes) ==
           path + ": offset 16: header checksum mismatch: stored " +
               hex(getU32(bytes, 16)) + ", computed " +
-              hex(crc32(bytes.data(), 16)));
+              hex(tessera::crc32(bytes.data(), 16)));
   }
   SECTION("trailing bytes") {
     size_t size = bytes.size();

@@ -1,6 +1,6 @@
-//===- Crc32Test.cpp - the checksum of checkpoint sections ----------------===//
+//===- Crc32Test.cpp - CRC-32 of binaries and checkpoints -----------------===//
 
-#include "tessera/MemoryX/Crc32.h"
+#include "tessera/Support/Crc32.h"
 
 #include <catch2/catch.hpp>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-using namespace tessera::memoryx;
+using namespace tessera;
 
 namespace {
 /// The definition, one bit at a time.

@@ -1,11 +1,11 @@
-//===- Crc32.cpp - the checksum of checkpoint sections --------------------===//
+//===- Crc32.cpp - CRC-32 of binaries and checkpoints ---------------------===//
 
-#include "tessera/MemoryX/Crc32.h"
+#include "tessera/Support/Crc32.h"
 
 #include <array>
 #include <cstring>
 
-using namespace tessera::memoryx;
+using namespace tessera;
 
 namespace {
 
