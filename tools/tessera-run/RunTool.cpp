@@ -29,6 +29,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 #include <string>
@@ -466,7 +467,11 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
                 << formatThousands(p.waveletsInFlight) << " wavelets in flight"
                 << (terminal ? "\033[K" : "\n") << std::flush;
     };
-  Emulator emulator(output, options);
+  // Never destroyed (released below): the process ends when runTool
+  // returns, and freeing a wafer's millions of blocks one by one took half
+  // a second of its 36 (docs/Performance.md).
+  auto owned = std::make_unique<Emulator>(output, options);
+  Emulator &emulator = *owned;
   RunOutcome outcome = emulator.run(maxCycles);
   if (showProgress && terminal)
     std::cerr << "\r\033[K" << std::flush;
@@ -536,5 +541,6 @@ int tessera::runTool(int argc, char **argv, RankLink *ranks) {
     ranks->broadcast(bytes, 0);
     status = bytes.empty() ? status : bytes[0];
   }
+  (void)owned.release();
   return status;
 }

@@ -15,7 +15,8 @@ class RankLink;
 
 /// Parses the command line, runs the program and prints the results;
 /// returns the exit status. With `ranks`, this process emulates its slice
-/// of rows and only rank 0 prints.
+/// of rows and only rank 0 prints. The caller must exit right after: the
+/// emulator is left to the operating system, not destroyed.
 int runTool(int argc, char **argv, emulator::RankLink *ranks);
 
 } // namespace tessera
