@@ -240,11 +240,8 @@ DSDProgress DSDEngine::runElements(DSDOperation &op, DSDContext context,
         op.result = apply(op.values[1], op.values[2], op.values[3], op.carry);
       } else {
         if (!op.mapResultReady) {
-          if (!op.mapCallPending) {
-            for (unsigned i = 0; i < op.mapCall.numArgs; ++i)
-              op.mapCall.args[i] = op.values[i + 1];
-            op.mapCallPending = true;
-          }
+          // getMapCall() reads the arguments from values[1...].
+          op.mapCallPending = true;
           progress.status = DSDStatus::CallMap;
           return progress;
         }

@@ -248,12 +248,11 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
 
   if (inst.opcode == pe::Opcode::Map) {
     size_t count = inst.operands.size();
-    if (count < 2 || count > 2 + op.mapCall.args.size() ||
+    if (count < 2 || count > 2 + MapCall::MaxArgs ||
         inst.operands[0].mode != OperandMode::Imm)
       return starter.fail("malformed instruction (operands)");
-    op.mapCall = MapCall{};
-    op.mapCall.function = static_cast<uint32_t>(inst.operands[0].value);
-    op.mapCall.numArgs = static_cast<uint8_t>(count - 2);
+    op.mapFunction = static_cast<uint32_t>(inst.operands[0].value);
+    op.mapNumArgs = static_cast<uint8_t>(count - 2);
     op.numOperands = static_cast<uint8_t>(count - 1);
     op.makeOwnRoom(op.numOperands);
     starter.numOperands = op.numOperands;
@@ -318,8 +317,10 @@ void DSDEngine::restart(DSDOperation &op, const DSDOperation &started) {
   op.next = started.next;
   op.index = started.index;
   op.carry = started.carry;
-  if (started.isMap())
-    op.mapCall = started.mapCall;
+  if (started.isMap()) {
+    op.mapFunction = started.mapFunction;
+    op.mapNumArgs = started.mapNumArgs;
+  }
   // The slots are read where they are until the operation changes one.
   op.sharedSlots = &started.slot(0);
 }

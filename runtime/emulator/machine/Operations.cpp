@@ -466,7 +466,7 @@ void Band::continueOperation(PE &pe) {
   case DSDStatus::CallMap: {
     // The map function runs on the main thread like a call; its return to
     // TopLevelReturn hands r0 back to the operation.
-    const MapCall &call = flight.op.getMapCall();
+    MapCall call = flight.op.getMapCall();
     for (unsigned i = 0; i < call.numArgs; ++i)
       ce.r[i] = call.args[i];
     ce.r[14] = TopLevelReturn;

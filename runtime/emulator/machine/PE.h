@@ -128,8 +128,9 @@ struct alignas(64) Flight {
   uint64_t startCycle = 0;
 };
 
-static_assert(sizeof(Flight) <= 256,
-              "eight transfers in flight per PE: keep an operation small");
+static_assert(sizeof(Flight) <= 192,
+              "eight transfers in flight per PE, and a wafer's are all new "
+              "memory: keep an operation within three cache lines");
 
 /// Flights live in their band's FlightArena, which destroys them; their
 /// holders only hand them back (Band::recycle), so the pointer frees

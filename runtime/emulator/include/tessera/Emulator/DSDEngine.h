@@ -98,9 +98,10 @@ struct DSDProgress {
 /// What `map` asks the caller to run for one element: the function with
 /// r0..r<numArgs-1> set to `args`.
 struct MapCall {
+  static constexpr unsigned MaxArgs = 8;
   uint32_t function = 0;
   uint8_t numArgs = 0;
-  std::array<uint32_t, 8> args{};
+  std::array<uint32_t, MaxArgs> args{};
 };
 
 namespace detail {
@@ -265,8 +266,17 @@ public:
     return advanceSwitchColor;
   }
 
-  /// After run() returned CallMap: the call for the current element.
-  const MapCall &getMapCall() const { return mapCall; }
+  /// After run() returned CallMap: the call for the current element. Its
+  /// arguments are the element's sources, which stay in `values` until
+  /// the result is set.
+  MapCall getMapCall() const {
+    MapCall call;
+    call.function = mapFunction;
+    call.numArgs = mapNumArgs;
+    for (unsigned i = 0; i < mapNumArgs; ++i)
+      call.args[i] = values[i + 1];
+    return call;
+  }
   /// The callee's r0 for the current element; the next run() writes it
   /// to the destination and goes on.
   void setMapResult(uint32_t r0) {
@@ -280,7 +290,7 @@ private:
   // What the PE model reads every cycle comes first, in one cache line.
   // The operand slots (~220 bytes each) are elsewhere: a transfer copied
   // from a start template reads the template's and never writes them, so
-  // the eight a large fabric has in flight per PE fit four lines each.
+  // the eight a large fabric has in flight per PE fit three lines each.
   pe::Opcode opcode = pe::Opcode::Invalid;
   uint8_t numOperands = 0; ///< slot 0 is the destination
   bool completed = false;  ///< save-address write-back done
@@ -315,7 +325,11 @@ private:
   uint32_t result = 0;
   uint32_t mapResult = 0;
   std::array<uint32_t, MaxOperands> values{};
-  MapCall mapCall;
+  /// map: the function and its argument count (the arguments are
+  /// values[1...], not copied: an operation in flight stays within three
+  /// cache lines).
+  uint32_t mapFunction = 0;
+  uint8_t mapNumArgs = 0;
   /// Slots this operation owns (ownCapacity of them, grown to what the
   /// widest start so far needed and kept while it is reused), and those of
   /// the operation it was restart()ed from, read until the first change.
