@@ -140,13 +140,15 @@ bool Band::skipCycles(uint64_t cycles) {
 /// Turns in a cycle from which runPEs prefetches (some 4 MB of PEs).
 static constexpr size_t PrefetchFromTurns = 1024;
 
-/// The lines a turn reads of the PE, those before its descriptors (PE
-/// puts them first).
+/// The lines a turn reads of the PE: those before its memory (PE puts
+/// them first) and the memory's first.
 static void prefetchPE(const PE &pe) {
   const char *bytes = reinterpret_cast<const char *>(&pe);
-  const char *end = reinterpret_cast<const char *>(&pe.dsrs);
+  const char *end = reinterpret_cast<const char *>(&pe.memory);
   for (; bytes < end; bytes += 64)
     __builtin_prefetch(bytes);
+  // Of the memory, its pointers and first pages' owners.
+  pe.memory.prefetchHeader();
 }
 
 /// The first `bytes` of an operation in flight.
@@ -166,7 +168,7 @@ static void prefetchFlight(const Flight *flight, size_t bytes) {
 /// slots.
 static void prefetchFlights(const Network &network, const PE &pe) {
   pe.memory.prefetchPageTable(); // for prefetchElements
-  prefetchFlight(pe.operation.get(), 512);
+  prefetchFlight(pe.operation.get(), sizeof(Flight));
   for (uint8_t threads = pe.getBusyMicrothreads(); threads;
        threads &= threads - 1)
     prefetchFlight(pe.microthreads[std::countr_zero(threads)].get(), 64);

@@ -380,19 +380,15 @@ uint32_t colorsOf(const PE &pe, uint8_t threads) {
 void prefetchStreamPE(const PE &pe) {
   // Every line of the PE a step reads: flags and masks, the colors, the
   // operations, the counters (with the progress cycle), the queues'
-  // numbers and the memory's page owners and pointers.
+  // numbers and the memory's pointers and first pages' owners (the rest
+  // of its owners only where the data lie higher up).
   __builtin_prefetch(&pe);
   __builtin_prefetch(&pe.streamColor);
   __builtin_prefetch(&pe.microthreads);
   __builtin_prefetch(&pe.counters);
   __builtin_prefetch(&pe.deliveryQueue[0]);
   __builtin_prefetch(&pe.deliveryQueue[16]);
-  // The memory's lines, from the one it starts in, up to its last (the
-  // owned pages' pointers), the one read first.
-  uintptr_t memory = reinterpret_cast<uintptr_t>(&pe.memory);
-  for (uintptr_t line = memory & ~uintptr_t(63);
-       line < memory + sizeof(PEMemory); line += 64)
-    __builtin_prefetch(reinterpret_cast<const void *>(line));
+  pe.memory.prefetchHeader();
 }
 void prefetchStreamFlights(const Network &network, const PE &pe) {
   uint8_t threads = streamsWithWork(pe);
