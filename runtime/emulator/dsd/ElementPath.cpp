@@ -241,7 +241,6 @@ DSDProgress DSDEngine::runElements(DSDOperation &op, DSDContext context,
       } else {
         if (!op.mapResultReady) {
           // getMapCall() reads the arguments from values[1...].
-          op.mapCallPending = true;
           progress.status = DSDStatus::CallMap;
           return progress;
         }
@@ -263,7 +262,6 @@ DSDProgress DSDEngine::runElements(DSDOperation &op, DSDContext context,
     ++progress.elements;
     op.fetched = 0;
     op.resultReady = false;
-    op.mapCallPending = false;
     op.mapResultReady = false;
   }
   progress.status = op.next == op.length ? DSDStatus::Done : DSDStatus::Paused;

@@ -237,7 +237,6 @@ bool DSDEngine::start(DSDOperation &op, const pe::Instruction &inst,
   op.carry = 0;
   op.fetched = 0;
   op.resultReady = false;
-  op.mapCallPending = false;
   op.mapResultReady = false;
   op.completed = false;
   op.savesAddress = false;
@@ -309,7 +308,6 @@ void DSDEngine::restart(DSDOperation &op, const DSDOperation &started) {
   op.advanceSwitchColor = started.advanceSwitchColor;
   op.fetched = started.fetched;
   op.resultReady = started.resultReady;
-  op.mapCallPending = started.mapCallPending;
   op.mapResultReady = started.mapResultReady;
   op.options = started.options;
   op.move = started.move;

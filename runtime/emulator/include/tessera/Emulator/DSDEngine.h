@@ -309,7 +309,6 @@ private:
   uint8_t ownCapacity = 0;
   uint16_t fetched = 0; ///< bit i: values[i] holds source i's element
   bool resultReady = false;
-  bool mapCallPending = false;
   bool mapResultReady = false;
   /// What completion does (the task to activate or unblock), here so
   /// that a transfer's completion reads no other line.
