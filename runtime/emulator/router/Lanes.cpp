@@ -2,6 +2,8 @@
 
 #include "NetworkState.h"
 
+#include <bit>
+
 namespace tessera::emulator {
 
 const char *portName(unsigned port) {
@@ -26,6 +28,9 @@ bool Network::State::resize(Lane &lane, unsigned index, unsigned capacity) {
   buffer.capacity = uint8_t(capacity);
   for (unsigned i = 0; i < held.size(); ++i)
     pool[buffer.base + i] = held[i];
+  // Room for lanes parked on it: its own (the delivery queue) or a
+  // neighbour's (an input buffer).
+  wakeParkedAround(lane.router);
   return true;
 }
 
@@ -58,8 +63,42 @@ void Network::State::updateRoutes(Lane &lane, const LaneCold &cold) {
   }
 }
 
+void Network::State::park(uint32_t router, Lane &lane, uint32_t laneIndex,
+                          bool conflict) {
+  uint32_t bit = 1u << lane.color;
+  pending[router] &= ~bit;
+  parked[router] |= bit;
+  lane.flags |= Parked;
+  cold[laneIndex].parkedConflict = conflict;
+  parkedConflicts += conflict;
+}
+
+void Network::State::unpark(uint32_t index) {
+  Lane &lane = lanes[index];
+  lane.flags &= uint8_t(~Parked);
+  parked[lane.router] &= ~(1u << lane.color);
+  LaneCold &rest = cold[index];
+  parkedConflicts -= rest.parkedConflict;
+  rest.parkedConflict = false;
+}
+
+void Network::State::wakeParked(uint32_t router) {
+  for (uint32_t colors = parked[router]; colors; colors &= colors - 1)
+    refreshPending(routers[router].laneOf[std::countr_zero(colors)]);
+}
+
+void Network::State::wakeParkedAround(uint32_t router) {
+  wakeParked(router);
+  for (uint32_t neighbour : routers[router].neighbour)
+    if (neighbour < routers.size())
+      wakeParked(neighbour);
+}
+
 void Network::State::advance(uint32_t index) {
   Lane &lane = lanes[index];
+  // A new route: the CE may advance a parked lane.
+  if (lane.has(Parked))
+    refreshPending(index);
   LaneCold &rest = cold[index];
   if (rest.position < lane.lastPosition)
     ++rest.position;
@@ -69,6 +108,8 @@ void Network::State::advance(uint32_t index) {
 }
 
 void Network::State::reset(uint32_t index) {
+  if (lanes[index].has(Parked))
+    refreshPending(index);
   cold[index].position = 0;
   updateRoutes(lanes[index], cold[index]);
 }

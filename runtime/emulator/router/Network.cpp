@@ -33,6 +33,7 @@ Network::State::State(const FabricLayout &layout,
   size_t pes = routerOf.size();
   routers.reserve(pes);
   pending.reserve(pes);
+  parked.reserve(pes);
   size_t configured = layout.countConfigured(firstRow, endRow);
   lanes.reserve(configured);
   cold.reserve(configured);
@@ -97,6 +98,7 @@ uint32_t Network::State::ensureRouter(unsigned peIndex) {
   routerOf[peIndex] = index;
   Router &router = routers.emplace_back();
   pending.push_back(0);
+  parked.push_back(0);
   router.x = uint16_t(peIndex % width);
   router.y = uint16_t(peIndex / width + firstRow);
   router.laneOf.fill(None);
@@ -144,6 +146,8 @@ void Network::State::invalidateLinksAround(uint32_t router) {
     for (uint32_t lane : routers[neighbour].laneOf)
       if (lane != None)
         cold[lane].linksValid = false;
+    // Their wavelets may now go to another lane.
+    wakeParked(neighbour);
   }
 }
 
@@ -358,7 +362,12 @@ bool Network::dropDeliveryHead(uint32_t queue, bool &nowEmpty) {
   if (queue >= s.lanes.size() || !s.lanes[queue].buffers[DeliveryBuffer].count)
     return false;
   Lane &lane = s.lanes[queue];
+  const Buffer &buffer = lane.buffers[DeliveryBuffer];
+  bool wasFull = buffer.count >= buffer.capacity;
   s.pop(lane, DeliveryBuffer);
+  // Room for the wavelet the lane may have parked with.
+  if (wasFull && lane.has(Parked))
+    s.refreshPending(queue);
   --s.awaitingCE;
   ++s.counters.polled;
   nowEmpty = lane.buffers[DeliveryBuffer].count == 0;

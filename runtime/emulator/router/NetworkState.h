@@ -64,6 +64,9 @@ enum LaneFlag : uint8_t {
   SwapY = 16,
   PointToPoint = 32,
   Filtering = 64, ///< the filter is not None
+  /// Its head wavelet waits for room in full buffers: off the worklist
+  /// until one of them drains or the lane changes (Step.cpp "Parking").
+  Parked = 128,
 };
 
 /// One color of one router: what a cycle reads for every wavelet, in one
@@ -109,6 +112,9 @@ struct alignas(64) LaneCold {
   /// modulo 2^16; each wrap adds 2^16 to the lane's sentWraps entry
   /// (Network::getLinkCounts).
   std::array<uint16_t, NumPorts> sentLow{};
+  /// Parked with two input ports ready: every cycle would count a
+  /// conflict, so the network counts it for the lane (parkedConflicts).
+  bool parkedConflict = false;
 };
 static_assert(sizeof(LaneCold) == 64, "a lane's cold half is one cache line");
 
@@ -199,6 +205,10 @@ struct Network::State {
   std::vector<uint32_t> pending;
   static constexpr uint32_t Listed = 1u << 31; ///< on the worklist
   std::vector<uint32_t> active;                ///< routers with pending lanes
+  /// Per router: the colors whose lane is Parked (not in pending).
+  std::vector<uint32_t> parked;
+  /// Parked lanes with a parkedConflict.
+  size_t parkedConflicts = 0;
   ScratchArray<Move> moves; ///< this cycle's: the first numMoves
   size_t numMoves = 0;
   std::vector<RouteError> errors;
@@ -246,6 +256,16 @@ struct Network::State {
   void drop(Lane &lane, unsigned buffer);
   bool resize(Lane &lane, unsigned buffer, unsigned capacity);
   void refreshPending(uint32_t lane);
+  /// Takes `lane`, whose head wavelet found only full buffers, off the
+  /// worklist until wake or refreshPending puts it back.
+  void park(uint32_t router, Lane &lane, uint32_t laneIndex, bool conflict);
+  /// Clears the parking of a parked lane; pending is the caller's.
+  void unpark(uint32_t lane);
+  /// Puts the parked lanes of `router` back on the worklist: a buffer
+  /// they may wait on drained, or their links changed.
+  void wakeParked(uint32_t router);
+  /// wakeParked for `router` and its neighbours in this band.
+  void wakeParkedAround(uint32_t router);
   static void updateRoutes(Lane &lane, const LaneCold &cold);
   void advance(uint32_t lane);
   void reset(uint32_t lane);
@@ -254,7 +274,9 @@ struct Network::State {
   void decide(uint32_t router);
   /// Where the head wavelet of `lane` would go; false if it cannot move
   /// this cycle (a full buffer, or a route off the rectangle).
-  bool plan(const Router &router, uint32_t lane, Entry &head, Move &move);
+  /// `parkable`: it cannot only because buffers in this band are full.
+  bool plan(const Router &router, uint32_t lane, Entry &head, Move &move,
+            bool &parkable);
   /// Fills in `cold.next` and `cold.nextColor` of a lane of `router`.
   void resolveLinks(const Router &router, const Lane &lane, LaneCold &cold);
   /// The round-robin rank of `color` on output link `link` of `router`.
@@ -410,6 +432,9 @@ inline Entry Network::State::pop(Lane &lane, unsigned index) {
 
 inline void Network::State::refreshPending(uint32_t index) {
   const Lane &lane = lanes[index];
+  // Whatever changed the lane may let its head wavelet go.
+  if (lane.flags & Parked)
+    unpark(index);
   uint32_t &colors = pending[lane.router];
   uint32_t bit = 1u << lane.color;
   if (!lane.nonEmpty || !lane.has(Configured) || lane.has(Teardown)) {
@@ -434,6 +459,9 @@ inline void Network::State::reportUnroutable(const Lane &lane, unsigned port,
 Network::State::arriveAt(uint32_t laneIndex, unsigned port, uint8_t color,
                          uint64_t id, bool control, uint32_t payload) {
   Lane &lane = lanes[laneIndex];
+  // A second ready port may change which wavelet the lane plans.
+  if (lane.flags & Parked)
+    unpark(laneIndex);
   Entry &entry = push(lane, port);
   entry.id = id;
   entry.payload = payload;

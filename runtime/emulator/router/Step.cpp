@@ -98,21 +98,28 @@ Network::State::worstRank(const Router &router, uint8_t links,
 // inlined into step, a hop costs a third fewer instructions.
 [[gnu::always_inline]] inline bool Network::State::plan(const Router &router,
                                                         uint32_t laneIndex,
-                                                        Entry &head,
-                                                        Move &move) {
+                                                        Entry &head, Move &move,
+                                                        bool &parkable) {
   const Lane &lane = lanes[laneIndex];
   uint8_t tx = lane.curTx;
+  parkable = false;
   if (!tx)
     return false; // nowhere to go: it waits for a new route
   LaneCold &rest = cold[laneIndex];
   if (!rest.linksValid)
     resolveLinks(router, lane, rest);
   bool fits = true;
+  // Parked lanes and the CE drain slowly: a wavelet that waits only for
+  // their buffers parks. One behind a lane that moves would be woken the
+  // next cycle anyway; off the rectangle or into another band, room is
+  // not this band's to announce.
+  bool waitsLong = true;
   uint8_t sent = 0;
   for (unsigned dirs = tx & LinkBits; dirs; dirs &= dirs - 1) {
     unsigned direction = unsigned(std::countr_zero(dirs));
     uint32_t dest = rest.next[direction];
     if (dest == Outside) {
+      waitsLong = false;
       // Off the rectangle: to the host through a declared exit, whose
       // queue holds wavelets back as a neighbour's buffer would.
       uint32_t exit = exits.empty()
@@ -126,6 +133,7 @@ Network::State::worstRank(const Router &router, uint8_t links,
       if (exits[exit].queue.size() >= options.edgeExitDepth)
         fits = false;
     } else if (dest == Ghost) {
+      waitsLong = false;
       uint8_t arriving;
       if (!planGhost(router, direction, lane.color, arriving))
         fits = false;
@@ -134,9 +142,12 @@ Network::State::worstRank(const Router &router, uint8_t links,
       sent |= uint8_t(1u << direction);
       continue;
     } else if (dest != None) {
-      const Buffer &buffer = lanes[dest].buffers[direction ^ 1];
-      if (buffer.count >= buffer.capacity)
+      const Lane &next = lanes[dest];
+      const Buffer &buffer = next.buffers[direction ^ 1];
+      if (buffer.count >= buffer.capacity) {
         fits = false;
+        waitsLong = waitsLong && next.has(Parked);
+      }
     }
     move.dest[direction] = dest;
     move.destColor[direction] = rest.nextColor[direction];
@@ -171,6 +182,7 @@ Network::State::worstRank(const Router &router, uint8_t links,
     }
   }
   move.links = sent;
+  parkable = waitsLong;
   return fits;
 }
 
@@ -196,8 +208,12 @@ Network::State::decide(uint32_t routerIndex) {
     }
     Move &move = moves[numMoves];
     Entry &head = slot(lane.buffers[port], 0);
-    if (!plan(router, laneIndex, head, move))
+    bool parkable;
+    if (!plan(router, laneIndex, head, move, parkable)) {
+      if (parkable)
+        park(routerIndex, lane, laneIndex, ready & (ready - 1));
       continue;
+    }
     move.wavelet = head;
     move.lane = laneIndex;
     move.port = uint8_t(port);
@@ -325,9 +341,17 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
 
 [[gnu::always_inline]] inline void Network::State::apply(const Move &move) {
   const Entry &entry = move.wavelet;
+  const Buffer &left = lanes[move.lane].buffers[move.port];
+  bool wasFull = left.count >= left.capacity;
   drop(lanes[move.lane], move.port);
   --inFlight;
   uint32_t routerIndex = lanes[move.lane].router;
+  if (wasFull && move.port < RampPort) {
+    // The neighbour that fills this buffer may have parked on it.
+    uint32_t from = routers[routerIndex].neighbour[move.port];
+    if (from < routers.size() && parked[from])
+      wakeParked(from);
+  }
   uint8_t color = lanes[move.lane].color;
   uint32_t sent = entry.payload;
   ControlOpcode command = ControlOpcode::Nop;
@@ -420,6 +444,8 @@ static constexpr size_t PrefetchAllFrom = 1024;
 void Network::step() {
   State &s = *state;
   size_t waitingAtStart = s.inFlight;
+  // What the parked lanes' visits would have counted.
+  s.counters.rxConflicts += s.parkedConflicts;
   // A lane moves at most one wavelet per cycle.
   s.moves.reserveDiscarding(s.lanes.size());
   s.numMoves = 0;
