@@ -40,6 +40,21 @@ struct Row {
   uint32_t next = 1;
 };
 
+/// (1, 0) takes color 1 from the west and from its own CE into a delivery
+/// queue of one; (0, 0) sends it east.
+struct WestAndRamp {
+  WestAndRamp() : h(fabric()) {
+    REQUIRE(h.net.setDeliveryQueueDepth(1, 0, 1, 1));
+  }
+  static Fabric fabric() {
+    Fabric f(2, 1);
+    f.route(0, 0, 1, routes(R, E));
+    f.route(1, 0, 1, routes(W | R, R));
+    return f;
+  }
+  Harness h;
+};
+
 } // namespace
 
 TEST_CASE("a stalled row moves again the cycle after its CE takes one") {
@@ -72,13 +87,8 @@ TEST_CASE("a stalled row moves again the cycle after its CE takes one") {
 }
 
 TEST_CASE("a parked lane counts its port conflict every cycle") {
-  // (1, 0) takes color 1 from the west and from its own CE into a
-  // delivery queue of one.
-  Fabric f(2, 1);
-  f.route(0, 0, 1, routes(R, E));
-  f.route(1, 0, 1, routes(W | R, R));
-  Harness h(f);
-  REQUIRE(h.net.setDeliveryQueueDepth(1, 0, 1, 1));
+  WestAndRamp fabric;
+  Harness &h = fabric.h;
   REQUIRE(h.net.inject(1, 0, data(1, 0xB1)));
   REQUIRE(h.net.inject(1, 0, data(1, 0xB2)));
   REQUIRE(h.net.inject(0, 0, data(1, 0xA1)));
@@ -99,11 +109,8 @@ TEST_CASE("a parked lane counts its port conflict every cycle") {
 
 TEST_CASE("a wavelet arriving at a parked lane's other port is seen") {
   // As above, but the CE's wavelet comes after the lane waited alone.
-  Fabric f(2, 1);
-  f.route(0, 0, 1, routes(R, E));
-  f.route(1, 0, 1, routes(W | R, R));
-  Harness h(f);
-  REQUIRE(h.net.setDeliveryQueueDepth(1, 0, 1, 1));
+  WestAndRamp fabric;
+  Harness &h = fabric.h;
   REQUIRE(h.net.inject(0, 0, data(1, 0xA1)));
   REQUIRE(h.net.inject(0, 0, data(1, 0xA2)));
   h.run(6);
