@@ -12,21 +12,21 @@ using namespace tessera;
 
 namespace {
 
-/// Appends `value` as printf's "%.<digits>g" would print it; to_chars
-/// promises the same text, without printf's arbitrary-precision digits
-/// (a 64x64 fabric's dump of every PE's block spent a fifth of the run
-/// in them).
-void appendFloat(std::string &text, double value, int digits) {
+/// Appends to_chars(value, format...): an integer in decimal, or a float
+/// as printf's "%.<digits>g" prints it (to_chars promises the same text,
+/// without printf's arbitrary-precision digits, in which a 64x64 fabric's
+/// dump of every PE's block spent a fifth of the run).
+template <typename T, typename... Format>
+void appendChars(std::string &text, T value, Format... format) {
   char buffer[48];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value,
-                                    std::chars_format::general, digits);
+  auto [end, error] =
+      std::to_chars(buffer, buffer + sizeof buffer, value, format...);
   text.append(buffer, error == std::errc() ? end : buffer);
 }
 
-template <typename Int> void appendInt(std::string &text, Int value) {
-  char buffer[24];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  text.append(buffer, error == std::errc() ? end : buffer);
+/// A float with `digits` significant digits.
+void appendFloat(std::string &text, double value, int digits) {
+  appendChars(text, value, std::chars_format::general, digits);
 }
 
 /// One element as text: integers in decimal, floats with enough digits to
@@ -38,13 +38,13 @@ void appendElement(std::string &text, pe::ElemType type, const uint8_t *bytes) {
     raw |= uint64_t(bytes[i]) << (8 * i);
   switch (type) {
   case pe::ElemType::I8:
-    return appendInt(text, int8_t(raw));
+    return appendChars(text, int8_t(raw));
   case pe::ElemType::I16:
-    return appendInt(text, int16_t(raw));
+    return appendChars(text, int16_t(raw));
   case pe::ElemType::I32:
-    return appendInt(text, int32_t(raw));
+    return appendChars(text, int32_t(raw));
   case pe::ElemType::I64:
-    return appendInt(text, int64_t(raw));
+    return appendChars(text, int64_t(raw));
   case pe::ElemType::Bool:
     text += raw ? "true" : "false";
     return;
@@ -55,7 +55,7 @@ void appendElement(std::string &text, pe::ElemType type, const uint8_t *bytes) {
   case pe::ElemType::F32:
     return appendFloat(text, double(std::bit_cast<float>(uint32_t(raw))), 9);
   default:
-    return appendInt(text, raw);
+    return appendChars(text, raw);
   }
 }
 

@@ -63,11 +63,10 @@ void Network::State::updateRoutes(Lane &lane, const LaneCold &cold) {
   }
 }
 
-void Network::State::park(uint32_t router, Lane &lane, uint32_t laneIndex,
-                          bool conflict) {
+void Network::State::park(Lane &lane, uint32_t laneIndex, bool conflict) {
   uint32_t bit = 1u << lane.color;
-  pending[router] &= ~bit;
-  parked[router] |= bit;
+  pending[lane.router] &= ~bit;
+  parked[lane.router] |= bit;
   lane.flags |= Parked;
   cold[laneIndex].parkedConflict = conflict;
   parkedConflicts += conflict;

@@ -65,7 +65,8 @@ enum LaneFlag : uint8_t {
   PointToPoint = 32,
   Filtering = 64, ///< the filter is not None
   /// Its head wavelet waits for room in full buffers: off the worklist
-  /// until one of them drains or the lane changes (Step.cpp "Parking").
+  /// until one of them drains or the lane changes (docs/Emulator.md
+  /// "Parked lanes").
   Parked = 128,
 };
 
@@ -258,7 +259,7 @@ struct Network::State {
   void refreshPending(uint32_t lane);
   /// Takes `lane`, whose head wavelet found only full buffers, off the
   /// worklist until wake or refreshPending puts it back.
-  void park(uint32_t router, Lane &lane, uint32_t laneIndex, bool conflict);
+  void park(Lane &lane, uint32_t laneIndex, bool conflict);
   /// Clears the parking of a parked lane; pending is the caller's.
   void unpark(uint32_t lane);
   /// Puts the parked lanes of `router` back on the worklist: a buffer

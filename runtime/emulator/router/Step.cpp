@@ -211,7 +211,7 @@ Network::State::decide(uint32_t routerIndex) {
     bool parkable;
     if (!plan(router, laneIndex, head, move, parkable)) {
       if (parkable)
-        park(routerIndex, lane, laneIndex, ready & (ready - 1));
+        park(lane, laneIndex, ready & (ready - 1));
       continue;
     }
     move.wavelet = head;
