@@ -123,7 +123,35 @@ const uint8_t *PEMemory::locate(uint32_t address, unsigned first,
   return base + address;
 }
 
+bool PEMemory::viewInWindow(std::span<MemorySpan> spans) {
+  if (!window)
+    return false;
+  uint32_t lo = windowFirst * PageBytes, hi = windowEnd * PageBytes;
+  for (const MemorySpan &span : spans) {
+    if (span.size == 0 || span.address < lo || span.address >= hi ||
+        span.size > hi - span.address)
+      return false;
+    if (!span.write)
+      continue;
+    for (unsigned page = span.address / PageBytes,
+                  end = (span.address + span.size - 1) / PageBytes + 1;
+         page < end; ++page)
+      if (owners[page] != InWindow)
+        return false;
+  }
+  for (MemorySpan &span : spans) {
+    uint8_t *at = window.get() + (span.address - lo);
+    span.bytes = at;
+    span.writable = span.write ? at : nullptr;
+  }
+  return true;
+}
+
 MemoryStatus PEMemory::viewSpans(std::span<MemorySpan> spans) {
+  // A DSD operation run again over the same blocks finds them gathered
+  // and its destination's pages written before.
+  if (viewInWindow(spans))
+    return MemoryStatus::Ok;
   for (const MemorySpan &span : spans)
     if (span.size == 0 || !inRange(span.address, span.size))
       return MemoryStatus::OutOfRange;

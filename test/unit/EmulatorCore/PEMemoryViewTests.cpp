@@ -172,6 +172,58 @@ TEST_CASE("overlapping ranges share their bytes", "[pememory][view]") {
   CHECK(memory.getWindowBytes() == 0x6800 - 0x4000);
 }
 
+TEST_CASE("ranges the window holds are viewed there again",
+          "[pememory][view]") {
+  MemoryImage image = patternImage();
+  PEMemory memory(image);
+  // The first view gathers pages 0x20 .. 0x24 and owns 0x21 and 0x22.
+  std::vector<MemorySpan> spans = {writeSpan(0x2100, 0x200),
+                                   readSpan(0x2080, 0x300)};
+  REQUIRE(memory.viewSpans(spans) == MemoryStatus::Ok);
+  CHECK(memory.getTouchedPages() == 2);
+  CHECK(memory.getWindowBytes() == 0x400);
+  const uint8_t *written = spans[0].writable;
+  const uint8_t *read = spans[1].bytes;
+  spans[0].writable[0] = 0x61;
+
+  // The same ranges again: the same bytes, nothing newly owned.
+  spans = {writeSpan(0x2100, 0x200), readSpan(0x2080, 0x300)};
+  REQUIRE(memory.viewSpans(spans) == MemoryStatus::Ok);
+  CHECK(spans[0].writable == written);
+  CHECK(spans[1].bytes == read);
+  CHECK(spans[1].bytes[0x80] == 0x61);
+  CHECK(memory.getTouchedPages() == 2);
+
+  // A one-page range to read on an unowned page of the window shows the
+  // image's bytes.
+  spans = {writeSpan(0x2180, 0x10), readSpan(0x2310, 0x20)};
+  REQUIRE(memory.viewSpans(spans) == MemoryStatus::Ok);
+  CHECK(std::equal(spans[1].bytes, spans[1].bytes + 0x20,
+                   image->data() + 0x2310));
+  CHECK(memory.getTouchedPages() == 2);
+
+  // A range to write over an unowned page of the window owns it first.
+  spans = {writeSpan(0x2200, 0x180)};
+  REQUIRE(memory.viewSpans(spans) == MemoryStatus::Ok);
+  CHECK(memory.getTouchedPages() == 3);
+  spans[0].writable[0x150] = 0x62;
+  uint8_t byte;
+  CHECK((memory.load8(0x2350, byte) == MemoryStatus::Ok && byte == 0x62));
+  CHECK((*image)[0x2350] == static_cast<uint8_t>(0x2350 * 7 + 3));
+
+  // Wholly past the window's end: read in place from the image.
+  spans = {readSpan(0x2500, 0x20)};
+  REQUIRE(memory.viewSpans(spans) == MemoryStatus::Ok);
+  CHECK(spans[0].bytes == image->data() + 0x2500);
+
+  // Partly past it: gathered again, the bytes kept.
+  spans = {readSpan(0x2300, 0x200)};
+  REQUIRE(memory.viewSpans(spans) == MemoryStatus::Ok);
+  CHECK(memory.getWindowBytes() == 0x800);
+  CHECK(spans[0].bytes[0x50] == 0x62);
+  CHECK(spans[0].bytes[0x150] == static_cast<uint8_t>(0x2450 * 7 + 3));
+}
+
 TEST_CASE("views agree with a flat copy of memory under random use",
           "[pememory][view]") {
   MemoryImage image = patternImage();

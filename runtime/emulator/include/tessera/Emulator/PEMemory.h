@@ -92,7 +92,8 @@ public:
   /// write would make them. A range over several pages is first gathered
   /// into the window, which changes no byte, unless it is already there or
   /// it is a range to read none of whose pages is owned (it is read from the
-  /// image in place). Ranges that overlap share their bytes, so writes
+  /// image in place, or from the window if that holds it: the same bytes).
+  /// Ranges that overlap share their bytes, so writes
   /// through one are seen through the others. The pointers stay valid, and
   /// show every write, until the next store, write, viewSpans, reset or
   /// move.
@@ -159,6 +160,10 @@ private:
   uint8_t *writePage(unsigned page);
   /// Makes the window cover pages [first, end), moving owned pages into it.
   void gather(unsigned first, unsigned end);
+  /// viewSpans when the window holds every range and owns the pages of
+  /// those to write: its unowned pages hold the shared bytes, so reading
+  /// them there is reading the image. False changes nothing.
+  bool viewInWindow(std::span<MemorySpan> spans);
   bool inWindow(unsigned first, unsigned end) const {
     return windowFirst <= first && end <= windowEnd;
   }
