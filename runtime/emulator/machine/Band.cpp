@@ -150,11 +150,24 @@ Band::Band(const SharedState &shared, unsigned firstRow, unsigned endRow)
       network.declareEdgeExit(stream.x, stream.y, stream.port, stream.color);
 
   const FabricLayout &layout = output.layout;
+  auto programOfPE = [&](unsigned x, unsigned y) -> std::optional<uint16_t> {
+    std::optional<uint16_t> program = layout.programAt(x, y);
+    if (!program || *program >= programs.size())
+      return std::nullopt;
+    return program;
+  };
+  // Counted first: growing the records by doubling would copy them at
+  // each step (512 MB at the last one on a whole wafer).
+  size_t running = 0;
+  for (unsigned y = firstRow; y < endRow; ++y)
+    for (unsigned x = 0; x < layout.getWidth(); ++x)
+      running += programOfPE(x, y).has_value();
+  pes.reserve(running);
   peIndex.assign(size_t(layout.getWidth()) * (endRow - firstRow), -1);
   for (unsigned y = firstRow; y < endRow; ++y) {
     for (unsigned x = 0; x < layout.getWidth(); ++x) {
-      std::optional<uint16_t> program = layout.programAt(x, y);
-      if (!program || *program >= programs.size())
+      std::optional<uint16_t> program = programOfPE(x, y);
+      if (!program)
         continue;
       peIndex[size_t(y - firstRow) * layout.getWidth() + x] =
           static_cast<int32_t>(pes.size());
