@@ -5,7 +5,7 @@ PE cheaply, and records emulated tile-cycles per host second per thread.
 
 usage: program_bench.py PROGRAM BUILD_DIR [WxH ...]
 
-Environment: RUNS (runs per size; default 3 up to 64x64, 1 above), THREADS
+Environment: RUNS (runs per size; default 5 up to 64x64, 3 above), THREADS
 (passed as --threads=N to tessera-run when set), QUICK=1 (only 8x8 and
 64x64 when no sizes are given).
 """
@@ -82,7 +82,9 @@ def main(argv):
         pes = w * h
         params = spec["params"](w, h)
         param_text = ",".join(f"{k}:{v}" for k, v in params.items())
-        runs = benchlib.runs_setting(3 if pes <= 64 * 64 else 1)
+        # Medians of several runs everywhere: this guest's speed moves by
+        # a third from one minute to the next.
+        runs = benchlib.runs_setting(5 if pes <= 64 * 64 else 3)
         command = (f"bash bench/{program}/run.sh {rel_build} {w}x{h}"
                    + (f"  (THREADS={threads})" if threads else ""))
         with tempfile.TemporaryDirectory() as work:
