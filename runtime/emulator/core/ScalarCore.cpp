@@ -466,22 +466,6 @@ bool isConfigAddress(uint32_t address) {
 
 } // namespace
 
-bool tessera::emulator::accessesMemory(pe::Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Ld8S:
-  case Opcode::Ld8U:
-  case Opcode::Ld16S:
-  case Opcode::Ld16U:
-  case Opcode::Ld32:
-  case Opcode::St8:
-  case Opcode::St16:
-  case Opcode::St32:
-    return true;
-  default:
-    return false;
-  }
-}
-
 StepResult tessera::emulator::step(CEState &state, PEMemory &memory,
                                    const DecodedProgram &program, Trap &trap,
                                    ConfigPort *config, MemoryGuard *guard) {

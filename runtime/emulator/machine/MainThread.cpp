@@ -61,18 +61,26 @@ std::string_view blockSpaceName(pe::BlockSpace space) {
 /// batch, a chain's) while the band may carry the PE's transfers, which go
 /// on meanwhile: it refuses any in the bytes their remaining elements read
 /// or write, and config words and faults (the turn's), and keeps what each
-/// store overwrote, so that a refused batch can be taken back whole.
+/// store overwrote, so that a refused batch can be taken back whole. It
+/// looks at the PE at the batch's first load or store, which most batches
+/// have none of, and refuses them all where the band may not touch memory
+/// ahead (Band::mayTouchMemoryAhead).
 class TransferGuard final : public MemoryGuard {
 public:
-  explicit TransferGuard(PE &pe) : memory(pe.memory) {
-    for (uint8_t threads = pe.getBusyMicrothreads(); threads;
-         threads &= threads - 1) {
-      auto [first, end] = DSDEngine::getPlainMoveSpan(
-          pe.microthreads[std::countr_zero(threads)]->op);
-      spans[numSpans++] = {first, end};
-    }
-  }
+  TransferGuard(const Band &band, PE &pe)
+      : band(band), pe(pe), memory(pe.memory) {}
   bool allows(uint32_t address, unsigned width, bool store) override {
+    if (!ready) {
+      if (!band.mayTouchMemoryAhead(pe))
+        return false;
+      for (uint8_t threads = pe.getBusyMicrothreads(); threads;
+           threads &= threads - 1) {
+        auto [first, end] = DSDEngine::getPlainMoveSpan(
+            pe.microthreads[std::countr_zero(threads)]->op);
+        spans[numSpans++] = {first, end};
+      }
+      ready = true;
+    }
     int64_t first = address, end = first + width;
     if (end > int64_t(PEMemory::Size))
       return false;
@@ -108,7 +116,10 @@ private:
   struct Span {
     int64_t first, end;
   };
+  const Band &band;
+  PE &pe;
   PEMemory &memory;
+  bool ready = false;
   std::array<Span, 8> spans;
   unsigned numSpans = 0;
   std::array<Store, ScalarBatch> stores;
@@ -223,36 +234,31 @@ bool Band::runRegisterBatch(PE &pe) {
   if (!first->isScalar() && !info.findPrebuilt(*first))
     return true; // the batch is empty
   CEState ce = pe.ce;
-  // Made at the batch's first load or store, which most batches have none
-  // of.
-  std::optional<TransferGuard> guard;
+  TransferGuard guard(*this, pe);
   std::array<const PrebuiltDSR *, ScalarBatch> built;
   size_t numBuilt = 0;
   uint64_t steps = 0;
   Trap trap;
   while (steps < ScalarBatch) {
-    const DecodedInst *decoded = info.code.lookup(ce.pc);
-    if (!decoded)
-      return false;
-    if (!guard && accessesMemory(decoded->opcode)) {
-      if (!mayTouchMemoryAhead(pe))
-        return false;
-      guard.emplace(pe);
-    }
-    StepResult result = emulator::step(ce, pe.memory, info.code, trap, nullptr,
-                                       guard ? &*guard : nullptr);
-    if (result == StepResult::NotScalar) {
-      const PrebuiltDSR *builder = info.findPrebuilt(*decoded);
-      if (!builder)
-        break; // the operation (or task control) that ends the batch
-      built[numBuilt++] = builder;
-      ce.pc += 2 * decoded->size;
-    } else if (result != StepResult::Continue) {
-      // A refused access, a fault or a return: the turn's, in its cycle.
-      if (guard)
-        guard->takeBack();
+    // Scalar instructions up to the next one that is not.
+    RunResult ran = emulator::run(ce, pe.memory, info.code, ScalarBatch - steps,
+                                  trap, nullptr, &guard);
+    steps += ran.steps;
+    if (ran.result == StepResult::Continue)
+      break; // the batch is full
+    if (ran.result != StepResult::NotScalar) {
+      // A refused access, a fault, a return or a pc outside the code: the
+      // turn's, in its cycle.
+      guard.takeBack();
       return false;
     }
+    // A DSR builder the program made once for every PE goes on with the
+    // batch; the operation (or task control) that ends it does not.
+    const PrebuiltDSR *builder = info.findPrebuilt(*info.code.lookup(ce.pc));
+    if (!builder)
+      break;
+    built[numBuilt++] = builder;
+    ce.pc += 2 * info.code.lookup(ce.pc)->size;
     ++steps;
   }
   if (steps == 0)

@@ -114,10 +114,6 @@ StepResult step(CEState &state, PEMemory &memory, const DecodedProgram &program,
                 Trap &trap, ConfigPort *config = nullptr,
                 MemoryGuard *guard = nullptr);
 
-/// Whether `opcode` is a load or a store (memory or config words): the
-/// scalar instructions that touch more than the CE's registers.
-bool accessesMemory(pe::Opcode opcode);
-
 struct RunResult {
   StepResult result = StepResult::Continue; ///< Continue: the limit was hit
   uint64_t steps = 0; ///< instructions executed (Continue results)
