@@ -128,18 +128,53 @@ void unitKernel(uint64_t n, const Lanes &lanes, uint32_t &carry) {
   carry = carried;
 }
 
+/// Rows of `length` consecutive elements, `count` of them, none of which
+/// reads what an earlier element of its row wrote: the destination's next
+/// row starts `destRowStep` bytes on and each source's `srcRowStep[i]` on
+/// (0 for a scalar's broadcast block). With `results`, each row is computed
+/// there and copied to the destination (a source is the destination).
+struct RowsJob {
+  uint8_t *dest = nullptr;
+  int64_t destRowStep = 0;
+  std::array<const uint8_t *, 3> src{};
+  std::array<int64_t, 3> srcRowStep{};
+  uint64_t length = 0, count = 0;
+  unsigned destBytes = 0; ///< per element
+  uint8_t *results = nullptr;
+};
+
+/// unitKernel over every row of a job, in one loop: a stencil's blocks
+/// are rows of a few elements, each of which would otherwise pay a call.
+template <pe::Opcode Op> void rowsKernel(const RowsJob &job, uint32_t &carry) {
+  Lanes lanes;
+  lanes.src = job.src;
+  uint8_t *dest = job.dest;
+  for (uint64_t row = 0; row < job.count; ++row) {
+    lanes.dest = job.results ? job.results : dest;
+    unitKernel<Op>(job.length, lanes, carry);
+    if (job.results)
+      std::memcpy(dest, job.results, job.length * job.destBytes);
+    dest += job.destRowStep;
+    for (unsigned i = 0; i < 3; ++i)
+      lanes.src[i] += job.srcRowStep[i];
+  }
+}
+
 using KernelFn = void (*)(uint64_t, const Lanes &, uint32_t &);
+using RowsKernelFn = void (*)(const RowsJob &, uint32_t &);
 
 struct Kernels {
   KernelFn strided = nullptr;
   KernelFn unit = nullptr;
+  RowsKernelFn rows = nullptr;
 };
 
 Kernels getKernels(pe::Opcode opcode) {
   switch (opcode) {
 #define TESSERA_KERNEL(Name, ...)                                              \
   case pe::Opcode::Name:                                                       \
-    return {&kernel<pe::Opcode::Name>, &unitKernel<pe::Opcode::Name>};
+    return {&kernel<pe::Opcode::Name>, &unitKernel<pe::Opcode::Name>,          \
+            &rowsKernel<pe::Opcode::Name>};
     TESSERA_DSD_OPS(TESSERA_KERNEL)
 #undef TESSERA_KERNEL
   default:
@@ -362,6 +397,7 @@ void runRows(const Kernels &kernels, const Views &views, uint8_t *results,
   // The lanes move on by each operand's row step (views are linear in the
   // address); where the choice holds for every row, so does the sharing
   // of the destination's first row, and nothing is compared again.
+  // Otherwise each row is looked at on its own.
   Lanes lanes;
   lanes.destStep = bytes[0];
   for (unsigned i = 1; i < count; ++i) {
@@ -369,14 +405,29 @@ void runRows(const Kernels &kernels, const Views &views, uint8_t *results,
     lanes.srcStep[i - 1] = broadcast[i] ? 0 : bytes[i];
   }
   uint8_t *dest = views.destAt(at[0]);
-  bool inPlace = false;
-  for (uint64_t row = 0; row < rows.count; ++row) {
-    if (row == 0 || !everyRow) {
-      inPlace = false;
-      for (unsigned i = 1; i < count; ++i)
-        inPlace |= !broadcast[i] && at[i] == at[0];
+  if (everyRow) {
+    // The choice holds for every row: one loop over them all.
+    RowsJob job;
+    job.dest = dest;
+    job.destRowStep = rows.rowStep[0];
+    bool inPlace = false;
+    for (unsigned i = 1; i < count; ++i) {
+      job.src[i - 1] = lanes.src[i - 1];
+      job.srcRowStep[i - 1] = broadcast[i] ? 0 : rows.rowStep[i];
+      inPlace |= !broadcast[i] && at[i] == at[0];
     }
-    if (everyRow || readsBeforeWrites(at, memoryBytes, count, rows.length)) {
+    job.length = rows.length;
+    job.count = rows.count;
+    job.destBytes = bytes[0];
+    job.results = inPlace ? results : nullptr;
+    kernels.rows(job, carry);
+    return;
+  }
+  for (uint64_t row = 0; row < rows.count; ++row) {
+    bool inPlace = false;
+    for (unsigned i = 1; i < count; ++i)
+      inPlace |= !broadcast[i] && at[i] == at[0];
+    if (readsBeforeWrites(at, memoryBytes, count, rows.length)) {
       lanes.dest = inPlace ? results : dest;
       kernels.unit(rows.length, lanes, carry);
       if (inPlace)
@@ -389,9 +440,8 @@ void runRows(const Kernels &kernels, const Views &views, uint8_t *results,
     for (unsigned i = 1; i < count; ++i)
       if (!broadcast[i])
         lanes.src[i - 1] += rows.rowStep[i];
-    if (!everyRow)
-      for (unsigned i = 0; i < count; ++i)
-        at[i] += rows.rowStep[i];
+    for (unsigned i = 0; i < count; ++i)
+      at[i] += rows.rowStep[i];
   }
 }
 
