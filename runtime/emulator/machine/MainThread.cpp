@@ -254,11 +254,12 @@ bool Band::runRegisterBatch(PE &pe) {
     }
     // A DSR builder the program made once for every PE goes on with the
     // batch; the operation (or task control) that ends it does not.
-    const PrebuiltDSR *builder = info.findPrebuilt(*info.code.lookup(ce.pc));
+    const DecodedInst &decoded = *info.code.lookup(ce.pc); // run found it
+    const PrebuiltDSR *builder = info.findPrebuilt(decoded);
     if (!builder)
       break;
     built[numBuilt++] = builder;
-    ce.pc += 2 * info.code.lookup(ce.pc)->size;
+    ce.pc += 2 * decoded.size;
     ++steps;
   }
   if (steps == 0)
