@@ -394,10 +394,16 @@ void runRows(const Kernels &kernels, const Views &views, uint8_t *results,
       at[i] = op.slot(i).cursor.address;
   const bool everyRow =
       everyRowReadsBeforeWrites(rows, at, bytes, memoryBytes, count);
+  // A source starting where the destination's row does is read through
+  // the results block, which the row is copied from.
+  auto readsDestination = [&] {
+    for (unsigned i = 1; i < count; ++i)
+      if (!broadcast[i] && at[i] == at[0])
+        return true;
+    return false;
+  };
   // The lanes move on by each operand's row step (views are linear in the
-  // address); where the choice holds for every row, so does the sharing
-  // of the destination's first row, and nothing is compared again.
-  // Otherwise each row is looked at on its own.
+  // address).
   Lanes lanes;
   lanes.destStep = bytes[0];
   for (unsigned i = 1; i < count; ++i) {
@@ -406,27 +412,26 @@ void runRows(const Kernels &kernels, const Views &views, uint8_t *results,
   }
   uint8_t *dest = views.destAt(at[0]);
   if (everyRow) {
-    // The choice holds for every row: one loop over them all.
+    // The choice holds for every row, and so does the sharing of the
+    // destination's first row: one loop over them all, nothing compared
+    // again.
     RowsJob job;
     job.dest = dest;
     job.destRowStep = rows.rowStep[0];
-    bool inPlace = false;
     for (unsigned i = 1; i < count; ++i) {
       job.src[i - 1] = lanes.src[i - 1];
       job.srcRowStep[i - 1] = broadcast[i] ? 0 : rows.rowStep[i];
-      inPlace |= !broadcast[i] && at[i] == at[0];
     }
     job.length = rows.length;
     job.count = rows.count;
     job.destBytes = bytes[0];
-    job.results = inPlace ? results : nullptr;
+    job.results = readsDestination() ? results : nullptr;
     kernels.rows(job, carry);
     return;
   }
+  // Otherwise each row is looked at on its own.
   for (uint64_t row = 0; row < rows.count; ++row) {
-    bool inPlace = false;
-    for (unsigned i = 1; i < count; ++i)
-      inPlace |= !broadcast[i] && at[i] == at[0];
+    bool inPlace = readsDestination();
     if (readsBeforeWrites(at, memoryBytes, count, rows.length)) {
       lanes.dest = inPlace ? results : dest;
       kernels.unit(rows.length, lanes, carry);

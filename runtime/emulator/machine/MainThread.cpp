@@ -126,6 +126,34 @@ private:
   size_t numStores = 0;
 };
 
+/// Runs scalar instructions from ce.pc, and the prebuilt DSR builders
+/// among them (each one step, handed to `onBuilder`), until `maxSteps`
+/// have run (Continue) or another instruction stops the scalar core: an
+/// operation or task control (NotScalar, at that instruction), a fault, a
+/// return or a refused access.
+template <typename OnBuilder>
+RunResult runScalarAndBuilders(const ProgramInfo &info, CEState &ce,
+                               PEMemory &memory, uint64_t maxSteps, Trap &trap,
+                               ConfigPort *config, MemoryGuard *guard,
+                               OnBuilder onBuilder) {
+  RunResult total;
+  for (;;) {
+    RunResult ran = emulator::run(ce, memory, info.code, maxSteps - total.steps,
+                                  trap, config, guard);
+    total.steps += ran.steps;
+    total.result = ran.result;
+    if (ran.result != StepResult::NotScalar)
+      return total;
+    const DecodedInst &decoded = *info.code.lookup(ce.pc); // run found it
+    const PrebuiltDSR *builder = info.findPrebuilt(decoded);
+    if (!builder)
+      return total;
+    onBuilder(*builder);
+    ce.pc += 2 * decoded.size;
+    ++total.steps;
+  }
+}
+
 } // namespace
 
 Band::ChainStep Band::classifyNext(PE &pe, const DecodedInst &decoded) {
@@ -237,31 +265,18 @@ bool Band::runRegisterBatch(PE &pe) {
   TransferGuard guard(*this, pe);
   std::array<const PrebuiltDSR *, ScalarBatch> built;
   size_t numBuilt = 0;
-  uint64_t steps = 0;
   Trap trap;
-  while (steps < ScalarBatch) {
-    // Scalar instructions up to the next one that is not.
-    RunResult ran = emulator::run(ce, pe.memory, info.code, ScalarBatch - steps,
-                                  trap, nullptr, &guard);
-    steps += ran.steps;
-    if (ran.result == StepResult::Continue)
-      break; // the batch is full
-    if (ran.result != StepResult::NotScalar) {
-      // A refused access, a fault, a return or a pc outside the code: the
-      // turn's, in its cycle.
-      guard.takeBack();
-      return false;
-    }
-    // A DSR builder the program made once for every PE goes on with the
-    // batch; the operation (or task control) that ends it does not.
-    const DecodedInst &decoded = *info.code.lookup(ce.pc); // run found it
-    const PrebuiltDSR *builder = info.findPrebuilt(decoded);
-    if (!builder)
-      break;
-    built[numBuilt++] = builder;
-    ce.pc += 2 * decoded.size;
-    ++steps;
+  RunResult ran = runScalarAndBuilders(
+      info, ce, pe.memory, ScalarBatch, trap, nullptr, &guard,
+      [&](const PrebuiltDSR &builder) { built[numBuilt++] = &builder; });
+  if (ran.result != StepResult::Continue &&
+      ran.result != StepResult::NotScalar) {
+    // A refused access, a fault, a return or a pc outside the code: the
+    // turn's, in its cycle.
+    guard.takeBack();
+    return false;
   }
+  uint64_t steps = ran.steps;
   if (steps == 0)
     return true;
   pe.ce = ce;
@@ -362,27 +377,18 @@ void Band::runMainThread(PE &pe, bool firstBatch) {
         band.writeConfig(pe, word, value);
       }
     } port(*this, pe);
-    emulator::RunResult batch =
-        emulator::run(pe.ce, pe.memory, info.code, ScalarBatch, trap, &port);
-    steps = batch.steps;
     // A prebuilt DSR builder changes only this PE's DSRs, which nothing
     // reads before the main thread's next operation starts (in a later
     // turn). An operation completing meanwhile writes its address back only
     // to a DSR still equal to its copy, which a rebuilt one never is (a
     // builder clears save-address), so either order leaves the builder's
     // descriptor: it joins the batch, one cycle like a scalar instruction.
-    while (batch.result == StepResult::NotScalar && steps < ScalarBatch) {
-      const DecodedInst *decoded = info.code.lookup(pe.ce.pc);
-      const PrebuiltDSR *built =
-          decoded ? info.findPrebuilt(*decoded) : nullptr;
-      if (!built)
-        break;
-      pe.dsrs.set(built->dsr, built->descriptor, info.originOf(built));
-      pe.ce.pc += 2 * decoded->size;
-      batch = emulator::run(pe.ce, pe.memory, info.code,
-                            ScalarBatch - steps - 1, trap, &port);
-      steps += 1 + batch.steps;
-    }
+    emulator::RunResult batch = runScalarAndBuilders(
+        info, pe.ce, pe.memory, ScalarBatch, trap, &port, nullptr,
+        [&](const PrebuiltDSR &built) {
+          pe.dsrs.set(built.dsr, built.descriptor, info.originOf(&built));
+        });
+    steps = batch.steps;
     if (firstBatch && (batch.result == StepResult::Trapped ||
                        batch.result == StepResult::Returned)) {
       // The run stops, or the host sees the PE idle, from the cycle the
