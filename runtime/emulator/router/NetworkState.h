@@ -288,6 +288,10 @@ struct Network::State {
   /// Of the moves from `first` on, keeps those that get all their links.
   void arbitrate(const Router &router, size_t first,
                  const std::array<uint8_t, MaxColors> &colorOf);
+  /// arbitrate when no request needs more than one link; false (nothing
+  /// done) if one does.
+  bool arbitrateSingleLinks(const Router &router, size_t first,
+                            const std::array<uint8_t, MaxColors> &colorOf);
   void apply(const Move &move);
   /// Fetches the wavelets at the heads of the pending lanes of `router` and
   /// the lanes they would enter (the lanes and their cold halves are in

@@ -226,17 +226,16 @@ Network::State::decide(uint32_t routerIndex) {
     return;
   if (count == 2) {
     // The common contention, e.g. a row and a column color crossing: the
-    // same rule as arbitrate, inline. colorOf is ascending, so the second
-    // request goes first only if its worst rank is lower.
+    // same rule as arbitrate, inline. Two requests for different links
+    // both go, in either order (they touch different lanes). Sharing one,
+    // the second goes instead of the first only if its worst rank is lower
+    // (colorOf is ascending).
     Move &a = moves[first], &b = moves[first + 1];
-    bool swapped = worstRank(router, b.links, colorOf[1]) <
-                   worstRank(router, a.links, colorOf[0]);
     if (a.links & b.links) {
-      if (swapped)
+      if (worstRank(router, b.links, colorOf[1]) <
+          worstRank(router, a.links, colorOf[0]))
         a = b;
       numMoves = first + 1;
-    } else if (swapped) {
-      std::swap(a, b);
     }
   } else if (count > 2) {
     arbitrate(router, first, colorOf);
@@ -281,6 +280,43 @@ void Network::State::prefetchTargets(uint32_t routerIndex) const {
   }
 }
 
+bool Network::State::arbitrateSingleLinks(
+    const Router &router, size_t first,
+    const std::array<uint8_t, MaxColors> &colorOf) {
+  // Requests for one link each (a lane sending one way or delivering)
+  // compete only with those for the same link, and the lowest rank on it
+  // wins; requests for none (withheld by a filter) always go. The moves
+  // kept stay in their order, which does not matter: a router's moves
+  // touch different lanes.
+  size_t count = numMoves - first;
+  std::array<uint8_t, NumPorts> winner, best;
+  best.fill(UINT8_MAX);
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t links = moves[first + i].links;
+    if (links & (links - 1))
+      return false;
+    if (!links)
+      continue;
+    unsigned link = unsigned(std::countr_zero(links));
+    unsigned rank = rankOn(router, link, colorOf[i]);
+    if (rank < best[link]) {
+      best[link] = uint8_t(rank);
+      winner[link] = uint8_t(i);
+    }
+  }
+  size_t kept = first;
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t links = moves[first + i].links;
+    if (links && winner[std::countr_zero(links)] != i)
+      continue;
+    if (kept != first + i)
+      moves[kept] = moves[first + i];
+    ++kept;
+  }
+  numMoves = kept;
+  return true;
+}
+
 void Network::State::arbitrate(const Router &router, size_t first,
                                const std::array<uint8_t, MaxColors> &colorOf) {
   // Round robin per link: a color's rank on a link is how many colors come
@@ -292,6 +328,8 @@ void Network::State::arbitrate(const Router &router, size_t first,
   // Move arrays: the order is an insertion sort of packed keys, and moves
   // are only shuffled when the grant order differs from the request order.
   size_t count = numMoves - first;
+  if (arbitrateSingleLinks(router, first, colorOf))
+    return;
   // Key per request: worst rank << 16 | color << 8 | index. Colors are
   // distinct, so the index never decides the order.
   std::array<uint32_t, MaxColors> order;

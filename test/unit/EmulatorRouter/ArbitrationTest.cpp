@@ -82,3 +82,33 @@ TEST_CASE("a color receiving on two ports takes them in turn") {
         std::vector<uint32_t>{0xB1, 0xA1, 0xB2, 0xA2});
   CHECK(h.net.getCounters().rxConflicts == 2);
 }
+
+TEST_CASE("three colors delivering take the ramp in turn beside a fourth "
+          "going east") {
+  // At (0,0) colors 0, 1 and 2 loop back to the CE (one link each, the
+  // same one) and color 3 goes east: four requests in one cycle.
+  Fabric f(2, 1);
+  for (uint8_t color : {0, 1, 2})
+    f.route(0, 0, color, routes(R, R));
+  f.route(0, 0, 3, routes(R, E));
+  f.route(1, 0, 3, routes(W, R));
+  Harness h(f, NetworkOptions{2, 2, 8});
+  std::vector<uint8_t> toCE; // the color (0,0)'s CE got, per cycle
+  unsigned east = 0;
+  for (unsigned i = 0; i < 6; ++i) {
+    for (uint8_t color : {0, 1, 2, 3})
+      while (h.net.inject(0, 0, data(color, color))) {
+      }
+    h.net.step();
+    for (uint8_t color : {0, 1, 2})
+      if (h.net.pollDelivered(0, 0, color))
+        toCE.push_back(color);
+    east += unsigned(h.drain(1, 0, 3).size());
+  }
+  // The ramp serves the colors after the one it served last; color 3's
+  // link is its own, so it moves every cycle (from cycle 1 on at (1,0)).
+  CHECK(toCE == std::vector<uint8_t>{0, 1, 2, 0, 1, 2});
+  CHECK(east == 5);
+  CHECK(h.net.getLinkBusyCycles(0, 0, pe::Port::Ramp) == 6);
+  CHECK(h.net.getLinkBusyCycles(0, 0, pe::Port::East) == 6);
+}
