@@ -59,12 +59,14 @@ bool isConfigAddress(uint32_t address) {
          (address & 1) == 0;
 }
 
-[[gnu::always_inline]] inline StepResult execute(CEState &s, PEMemory &memory,
-                                                 const DecodedProgram &program,
-                                                 Trap &trap, ConfigPort *config,
-                                                 MemoryGuard *guard) {
+/// `found` is the entry at pc, left null outside the code.
+[[gnu::always_inline]] inline StepResult
+execute(CEState &s, PEMemory &memory, const DecodedProgram &program,
+        Trap &trap, ConfigPort *config, MemoryGuard *guard,
+        const DecodedInst *&found) {
   const uint32_t pc = s.pc;
   const DecodedInst *inst = program.lookup(pc);
+  found = inst;
   if (!inst) [[unlikely]] {
     if (pc == PEMemory::Size)
       return StepResult::Returned;
@@ -469,18 +471,25 @@ bool isConfigAddress(uint32_t address) {
 StepResult tessera::emulator::step(CEState &state, PEMemory &memory,
                                    const DecodedProgram &program, Trap &trap,
                                    ConfigPort *config, MemoryGuard *guard) {
-  return execute(state, memory, program, trap, config, guard);
+  const DecodedInst *inst;
+  return execute(state, memory, program, trap, config, guard, inst);
 }
 
 RunResult tessera::emulator::run(CEState &state, PEMemory &memory,
                                  const DecodedProgram &program,
                                  uint64_t maxSteps, Trap &trap,
-                                 ConfigPort *config, MemoryGuard *guard) {
+                                 ConfigPort *config, MemoryGuard *guard,
+                                 InstructionTaker *taker) {
   RunResult result;
   while (result.steps < maxSteps) {
-    result.result = execute(state, memory, program, trap, config, guard);
-    if (result.result != StepResult::Continue)
-      return result;
+    const DecodedInst *inst;
+    result.result = execute(state, memory, program, trap, config, guard, inst);
+    if (result.result != StepResult::Continue) {
+      if (result.result != StepResult::NotScalar || !taker ||
+          !taker->take(*inst))
+        return result;
+      state.pc += 2u * inst->size;
+    }
     ++result.steps;
   }
   result.result = StepResult::Continue;

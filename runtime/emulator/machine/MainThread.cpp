@@ -136,22 +136,21 @@ RunResult runScalarAndBuilders(const ProgramInfo &info, CEState &ce,
                                PEMemory &memory, uint64_t maxSteps, Trap &trap,
                                ConfigPort *config, MemoryGuard *guard,
                                OnBuilder onBuilder) {
-  RunResult total;
-  for (;;) {
-    RunResult ran = emulator::run(ce, memory, info.code, maxSteps - total.steps,
-                                  trap, config, guard);
-    total.steps += ran.steps;
-    total.result = ran.result;
-    if (ran.result != StepResult::NotScalar)
-      return total;
-    const DecodedInst &decoded = *info.code.lookup(ce.pc); // run found it
-    const PrebuiltDSR *builder = info.findPrebuilt(decoded);
-    if (!builder)
-      return total;
-    onBuilder(*builder);
-    ce.pc += 2 * decoded.size;
-    ++total.steps;
-  }
+  struct Builders final : InstructionTaker {
+    const ProgramInfo &info;
+    OnBuilder &onBuilder;
+    Builders(const ProgramInfo &info, OnBuilder &onBuilder)
+        : info(info), onBuilder(onBuilder) {}
+    bool take(const DecodedInst &inst) override {
+      const PrebuiltDSR *builder = info.findPrebuilt(inst);
+      if (!builder)
+        return false;
+      onBuilder(*builder);
+      return true;
+    }
+  } builders(info, onBuilder);
+  return emulator::run(ce, memory, info.code, maxSteps, trap, config, guard,
+                       &builders);
 }
 
 } // namespace

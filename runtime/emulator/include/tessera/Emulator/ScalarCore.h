@@ -119,10 +119,24 @@ struct RunResult {
   uint64_t steps = 0; ///< instructions executed (Continue results)
 };
 
+/// Takes instructions the scalar core does not execute but its caller can
+/// without stopping a run: the PE model's DSR builders with immediate
+/// operands. A run hands them over in place, so a task's code that
+/// alternates them with scalar instructions is one run, not one per
+/// stretch.
+class InstructionTaker {
+public:
+  virtual ~InstructionTaker() = default;
+  /// Whether it took `inst` (it counts as a step, and pc moves past it);
+  /// if not, the run stops there with NotScalar.
+  virtual bool take(const DecodedInst &inst) = 0;
+};
+
 /// Steps until an instruction does not continue, or `maxSteps` have run.
+/// With `taker`, instructions it takes do not stop the run.
 RunResult run(CEState &state, PEMemory &memory, const DecodedProgram &program,
               uint64_t maxSteps, Trap &trap, ConfigPort *config = nullptr,
-              MemoryGuard *guard = nullptr);
+              MemoryGuard *guard = nullptr, InstructionTaker *taker = nullptr);
 
 } // namespace tessera::emulator
 
