@@ -370,12 +370,6 @@ constexpr size_t PrefetchFromPEs = 256;
 uint8_t streamsWithWork(const PE &pe) {
   return (pe.streamedSends | pe.readyStreams) & ~pe.laterMicrothreads;
 }
-uint32_t colorsOf(const PE &pe, uint8_t threads) {
-  uint32_t colors = 0;
-  for (; threads; threads &= threads - 1)
-    colors |= uint32_t(1) << pe.streamColor[std::countr_zero(threads)];
-  return colors;
-}
 
 void prefetchStreamPE(const PE &pe) {
   // Every line of the PE a step reads: flags and masks, the colors, the
@@ -390,23 +384,25 @@ void prefetchStreamPE(const PE &pe) {
   __builtin_prefetch(&pe.deliveryQueue[16]);
   pe.memory.prefetchHeader();
 }
+// One pass over the PE's streams each, not one per kind of line: a PE
+// exchanging halos has eight.
 void prefetchStreamFlights(const Network &network, const PE &pe) {
-  uint8_t threads = streamsWithWork(pe);
-  for (uint8_t rest = threads; rest; rest &= rest - 1)
-    __builtin_prefetch(pe.microthreads[std::countr_zero(rest)].get());
+  for (uint8_t rest = streamsWithWork(pe); rest; rest &= rest - 1) {
+    unsigned ut = unsigned(std::countr_zero(rest));
+    __builtin_prefetch(pe.microthreads[ut].get());
+    network.prefetchQueue(pe.deliveryQueue[pe.streamColor[ut]]);
+  }
   pe.memory.prefetchPageTable();
-  network.prefetchQueues(pe.deliveryQueue.data(), colorsOf(pe, threads));
 }
 void prefetchStreamElements(const Network &network, const PE &pe) {
-  uint8_t threads = streamsWithWork(pe);
-  for (uint8_t rest = threads; rest; rest &= rest - 1) {
-    int64_t address =
-        pe.microthreads[std::countr_zero(rest)]->op.getFabricMoveAddress();
+  for (uint8_t rest = streamsWithWork(pe); rest; rest &= rest - 1) {
+    unsigned ut = unsigned(std::countr_zero(rest));
+    int64_t address = pe.microthreads[ut]->op.getFabricMoveAddress();
     if (address >= 0)
       pe.memory.prefetch(static_cast<uint32_t>(address));
+    if (pe.readyStreams >> ut & 1)
+      network.prefetchDeliveryHead(pe.deliveryQueue[pe.streamColor[ut]]);
   }
-  network.prefetchDeliveryHeads(pe.deliveryQueue.data(),
-                                colorsOf(pe, pe.readyStreams));
 }
 } // namespace
 

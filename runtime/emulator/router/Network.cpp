@@ -294,16 +294,22 @@ void Network::prefetchQueues(const uint32_t *queues, uint32_t which) const {
 
 void Network::prefetchDeliveryHeads(const uint32_t *queues,
                                     uint32_t which) const {
+  for (; which; which &= which - 1)
+    prefetchDeliveryHead(queues[std::countr_zero(which)]);
+}
+
+void Network::prefetchQueue(uint32_t queue) const {
+  if (queue < state->lanes.size())
+    __builtin_prefetch(state->lanes.data() + queue);
+}
+
+void Network::prefetchDeliveryHead(uint32_t queue) const {
   const State &s = *state;
-  size_t count = s.lanes.size();
-  for (; which; which &= which - 1) {
-    uint32_t queue = queues[std::countr_zero(which)];
-    if (queue >= count)
-      continue;
-    const Buffer &buffer = s.lanes[queue].buffers[DeliveryBuffer];
-    if (buffer.count)
-      __builtin_prefetch(&s.pool[buffer.base + buffer.head]);
-  }
+  if (queue >= s.lanes.size())
+    return;
+  const Buffer &buffer = s.lanes[queue].buffers[DeliveryBuffer];
+  if (buffer.count)
+    __builtin_prefetch(&s.pool[buffer.base + buffer.head]);
 }
 
 bool Network::injectAt(uint32_t queue, Wavelet wavelet) {

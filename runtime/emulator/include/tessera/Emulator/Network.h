@@ -256,6 +256,9 @@ public:
   /// once their lanes are in the cache (a turn or two after
   /// prefetchQueues).
   void prefetchDeliveryHeads(const uint32_t *queues, uint32_t which) const;
+  /// prefetchQueues and prefetchDeliveryHeads for one queue.
+  void prefetchQueue(uint32_t queue) const;
+  void prefetchDeliveryHead(uint32_t queue) const;
   std::optional<Wavelet> pollDeliveryQueue(uint32_t queue);
   /// Drops the head of that queue, as pollDeliveryQueue would, once
   /// peekDeliveryQueue has read it (false, nothing done, for an empty queue
