@@ -59,14 +59,12 @@ bool isConfigAddress(uint32_t address) {
          (address & 1) == 0;
 }
 
-/// `found` is the entry at pc, left null outside the code.
+/// `inst` is the entry at pc (`code.find(s.pc)`), null outside the code.
 [[gnu::always_inline]] inline StepResult
 execute(CEState &s, PEMemory &memory, const DecodedProgram &program,
-        Trap &trap, ConfigPort *config, MemoryGuard *guard,
-        const DecodedInst *&found) {
+        const DecodedInst *inst, Trap &trap, ConfigPort *config,
+        MemoryGuard *guard) {
   const uint32_t pc = s.pc;
-  const DecodedInst *inst = program.lookup(pc);
-  found = inst;
   if (!inst) [[unlikely]] {
     if (pc == PEMemory::Size)
       return StepResult::Returned;
@@ -471,8 +469,8 @@ execute(CEState &s, PEMemory &memory, const DecodedProgram &program,
 StepResult tessera::emulator::step(CEState &state, PEMemory &memory,
                                    const DecodedProgram &program, Trap &trap,
                                    ConfigPort *config, MemoryGuard *guard) {
-  const DecodedInst *inst;
-  return execute(state, memory, program, trap, config, guard, inst);
+  return execute(state, memory, program, program.lookup(state.pc), trap,
+                 config, guard);
 }
 
 RunResult tessera::emulator::run(CEState &state, PEMemory &memory,
@@ -481,9 +479,10 @@ RunResult tessera::emulator::run(CEState &state, PEMemory &memory,
                                  ConfigPort *config, MemoryGuard *guard,
                                  InstructionTaker *taker) {
   RunResult result;
+  const DecodedProgram::Table code = program.getTable();
   while (result.steps < maxSteps) {
-    const DecodedInst *inst;
-    result.result = execute(state, memory, program, trap, config, guard, inst);
+    const DecodedInst *inst = code.find(state.pc);
+    result.result = execute(state, memory, program, inst, trap, config, guard);
     if (result.result != StepResult::Continue) {
       if (result.result != StepResult::NotScalar || !taker ||
           !taker->take(*inst))

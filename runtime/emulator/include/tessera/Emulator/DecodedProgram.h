@@ -68,11 +68,22 @@ public:
   /// The entry at byte address `pc`, or null if `pc` is odd or not in the
   /// code. Every halfword of the code has an entry: a jump into the middle
   /// of an instruction runs whatever the words from there decode to.
-  const DecodedInst *lookup(uint32_t pc) const {
-    uint32_t offset = pc - codeBegin; // wraps below codeBegin
-    if ((offset & 1) || offset / 2 >= entries.size())
-      return nullptr;
-    return &entries[offset / 2];
+  const DecodedInst *lookup(uint32_t pc) const { return getTable().find(pc); }
+
+  /// lookup's data by value, for a loop whose stores to PE memory (bytes,
+  /// which may alias anything) would make it read them again each time.
+  struct Table {
+    const DecodedInst *entries;
+    uint32_t codeBegin, halfwords;
+    const DecodedInst *find(uint32_t pc) const {
+      uint32_t offset = pc - codeBegin; // wraps below codeBegin
+      if ((offset & 1) || offset / 2 >= halfwords)
+        return nullptr;
+      return entries + offset / 2;
+    }
+  };
+  Table getTable() const {
+    return {entries.data(), codeBegin, static_cast<uint32_t>(entries.size())};
   }
 
   /// The full instruction of a non-scalar entry (Task, Config, DSR and
