@@ -1,7 +1,8 @@
 """Compiles one of our benchmark programs (bench/stencil, bench/gemv) for
 several fabric sizes, runs each with tessera-run, checks the result against
 the program's reference.py where the fabric is small enough to dump every
-PE cheaply, and records emulated tile-cycles per host second per thread.
+PE cheaply (in a run of its own, untimed), and records emulated tile-cycles
+per host second per thread.
 
 usage: program_bench.py PROGRAM BUILD_DIR [WxH ...]
 
@@ -65,6 +66,10 @@ def load_reference(program):
     return module
 
 
+def report_failure(program, size, rc, err):
+    print(f"{program} {size}: tessera-run failed (exit {rc}):\n{err[-2000:]}")
+
+
 def main(argv):
     program, build = argv[1], os.path.abspath(argv[2])
     spec = PROGRAMS[program]
@@ -113,8 +118,7 @@ def main(argv):
                     args + reference.dump_args(w, h))
                 checked_cycles = benchlib.counters(text).get("cycles")
                 if rc != 0 or checked_cycles is None:
-                    print(f"{program} {size}: tessera-run failed "
-                          f"(exit {rc}):\n{err[-2000:]}")
+                    report_failure(program, size, rc, err)
                     runs = 0
                 else:
                     problems = spec["check"](reference, text, params)
@@ -123,8 +127,7 @@ def main(argv):
                 wall, rss, rc, text, err = benchlib.timed(args)
                 counts = benchlib.counters(text)
                 if rc != 0 or "cycles" not in counts:
-                    print(f"{program} {size}: tessera-run failed "
-                          f"(exit {rc}):\n{err[-2000:]}")
+                    report_failure(program, size, rc, err)
                     break
                 if checked_cycles is not None and \
                         counts["cycles"] != checked_cycles:

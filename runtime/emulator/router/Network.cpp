@@ -283,13 +283,8 @@ bool Network::isInjectBufferFullAt(uint32_t queue) const {
 }
 
 void Network::prefetchQueues(const uint32_t *queues, uint32_t which) const {
-  const Lane *lanes = state->lanes.data();
-  size_t count = state->lanes.size();
-  for (; which; which &= which - 1) {
-    uint32_t queue = queues[std::countr_zero(which)];
-    if (queue < count)
-      __builtin_prefetch(lanes + queue);
-  }
+  for (; which; which &= which - 1)
+    prefetchQueue(queues[std::countr_zero(which)]);
 }
 
 void Network::prefetchDeliveryHeads(const uint32_t *queues,
