@@ -137,6 +137,9 @@ bool Band::skipCycles(uint64_t cycles) {
   return true;
 }
 
+/// Due timers in a cycle from which runPEs fetches their PEs ahead.
+static constexpr size_t PrefetchFromTimers = 256;
+
 /// Turns in a cycle from which runPEs prefetches. A PE is visited again
 /// only after the others' turns have passed through the caches, so a
 /// fabric of a few thousand PEs (22 MB at 64x64, L2 is 1 MB) misses on
@@ -154,6 +157,11 @@ static void prefetchPE(const PE &pe) {
     __builtin_prefetch(bytes);
   // Of the memory, its pointers and first pages' owners.
   pe.memory.prefetchHeader();
+  // The DSR file's slots and pointers, for prefetchFlights.
+  const char *dsrs = reinterpret_cast<const char *>(&pe.dsrs);
+  for (size_t offset = 0; offset < sizeof(DSRFile); offset += 64)
+    __builtin_prefetch(dsrs + offset);
+  __builtin_prefetch(dsrs + sizeof(DSRFile) - 1);
 }
 
 /// The first `bytes` of an operation in flight.
@@ -179,6 +187,7 @@ static void prefetchFlights(const Network &network, const PE &pe) {
     prefetchFlight(pe.microthreads[std::countr_zero(threads)].get(), 64);
   network.prefetchQueues(pe.deliveryQueue.data(),
                          pe.knownQueues & (pe.deliveredColors | pe.sendColors));
+  pe.dsrs.prefetch();
 }
 
 /// The data a PE's transfers go on with: the memory element of each
@@ -204,7 +213,18 @@ void Band::runPEs() {
   // holdClock's cycles: a turn would have run an exit or return now.
   if (heldCycles.take(cycle))
     progressed = true;
-  for (auto [at, index] : dueTimers) {
+  // A computing phase's end wakes thousands of PEs far apart: fetch the
+  // lines of each that the check and wake read (its first two) ahead.
+  size_t timersAhead = dueTimers.size() >= PrefetchFromTimers ? 16 : 0;
+  for (size_t i = 0; i < dueTimers.size(); ++i) {
+    if (timersAhead && i + timersAhead < dueTimers.size() &&
+        dueTimers[i + timersAhead].second < pes.size()) {
+      const char *next = reinterpret_cast<const char *>(
+          &pes[dueTimers[i + timersAhead].second]);
+      __builtin_prefetch(next, 1);
+      __builtin_prefetch(next + 64, 1);
+    }
+    auto [at, index] = dueTimers[i];
     if (index == pes.size()) {
       progressed = true;
       continue;

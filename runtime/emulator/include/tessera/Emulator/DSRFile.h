@@ -152,6 +152,18 @@ public:
   /// DSRs written since construction or reset() (each costs a Descriptor).
   unsigned getUsedCount() const { return static_cast<unsigned>(used.size()); }
   void reset();
+  /// Fetches the written descriptors and their origins into the cache, for
+  /// a turn ahead that may start an operation or run builders: they live
+  /// apart from the PE, and a large fabric's are out of the caches.
+  void prefetch() const {
+    if (used.empty())
+      return;
+    const char *bytes = reinterpret_cast<const char *>(used.data());
+    for (size_t offset = 0; offset < used.size() * sizeof(Descriptor);
+         offset += 64)
+      __builtin_prefetch(bytes + offset);
+    __builtin_prefetch(origins.data());
+  }
 
 private:
   /// set() of a DSR never written.
