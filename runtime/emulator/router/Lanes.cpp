@@ -88,7 +88,7 @@ void Network::State::wakeParked(uint32_t router) {
 
 void Network::State::wakeParkedAround(uint32_t router) {
   wakeParked(router);
-  for (uint32_t neighbour : routers[router].neighbour)
+  for (uint32_t neighbour : neighbours[router])
     if (neighbour < routers.size())
       wakeParked(neighbour);
 }

@@ -32,6 +32,7 @@ Network::State::State(const FabricLayout &layout,
   // wafer's load. The room is address space; pages come with use.
   size_t pes = routerOf.size();
   routers.reserve(pes);
+  neighbours.reserve(pes);
   pending.reserve(pes);
   parked.reserve(pes);
   size_t configured = layout.countConfigured(firstRow, endRow);
@@ -97,6 +98,7 @@ uint32_t Network::State::ensureRouter(unsigned peIndex) {
   uint32_t index = uint32_t(routers.size());
   routerOf[peIndex] = index;
   Router &router = routers.emplace_back();
+  neighbours.push_back({None, None, None, None});
   pending.push_back(0);
   parked.push_back(0);
   router.x = uint16_t(peIndex % width);
@@ -111,17 +113,17 @@ uint32_t Network::State::ensureRouter(unsigned peIndex) {
   for (unsigned direction = 0; direction < 4; ++direction) {
     int nx = int(x) + dx[direction], ny = int(y) + dy[direction];
     if (nx < 0 || ny < 0 || !inRectangle(unsigned(nx), unsigned(ny))) {
-      routers[index].neighbour[direction] = Outside;
+      neighbours[index][direction] = Outside;
       continue;
     }
     if (!contains(unsigned(nx), unsigned(ny))) {
-      routers[index].neighbour[direction] = Ghost;
+      neighbours[index][direction] = Ghost;
       continue;
     }
     uint32_t other = routerOf[indexOf(unsigned(nx), unsigned(ny))];
-    routers[index].neighbour[direction] = other;
+    neighbours[index][direction] = other;
     if (other != None)
-      routers[other].neighbour[direction ^ 1] = index;
+      neighbours[other][direction ^ 1] = index;
   }
   for (unsigned color = 0; color < numColors; ++color)
     if (const pe::RouterConfig *config = layout->routerAt(x, y, color))
@@ -140,7 +142,7 @@ uint32_t Network::State::ensureLane(uint32_t router, unsigned color) {
 }
 
 void Network::State::invalidateLinksAround(uint32_t router) {
-  for (uint32_t neighbour : routers[router].neighbour) {
+  for (uint32_t neighbour : neighbours[router]) {
     if (neighbour == None || neighbour == Outside || neighbour == Ghost)
       continue;
     for (uint32_t lane : routers[neighbour].laneOf)

@@ -138,8 +138,7 @@ struct EdgeExit {
 
 /// The router of one touched PE. What each cycle reads and writes fits in
 /// its first cache line for colors 0..10 (a cycle fetches only that line
-/// ahead); the neighbours, read only when a lane's links are resolved
-/// again, come after the lanes.
+/// ahead). Its neighbours are in Network::State::neighbours.
 struct alignas(64) Router {
   uint16_t x = 0, y = 0;
   /// Per output link (W, E, S, N, Ramp): the color it last carried.
@@ -148,9 +147,6 @@ struct alignas(64) Router {
   /// busyHigh, which lives in another line.
   std::array<uint16_t, NumPorts> busyLow{};
   std::array<uint32_t, MaxColors> laneOf;
-  /// Per direction: the neighbour's router, None until it is created, or
-  /// Outside.
-  std::array<uint32_t, 4> neighbour = {None, None, None, None};
   std::array<uint64_t, NumPorts> busyHigh{};
 };
 static_assert(offsetof(Router, laneOf) + 11 * sizeof(uint32_t) <= 64,
@@ -200,6 +196,14 @@ struct Network::State {
   std::vector<Lane, LargeAllocator<Lane>> lanes;
   std::vector<LaneCold, LargeAllocator<LaneCold>> cold; ///< per lane
   std::vector<Entry, LargeAllocator<Entry>> pool;
+  /// Per router and direction: the neighbour's router, None until it is
+  /// created, Outside or Ghost. Apart from the routers, four to a line: a
+  /// move out of a full input buffer reads one to wake the neighbour that
+  /// fills it, and a large fabric's step fetches only a router's first
+  /// line.
+  std::vector<std::array<uint32_t, 4>,
+              LargeAllocator<std::array<uint32_t, 4>>>
+      neighbours;
   /// Per router: the colors whose lane may route (configured, not in
   /// teardown) and holds input wavelets, and Listed. Apart from the routers
   /// so that the cycle's updates hit a small, cached array.

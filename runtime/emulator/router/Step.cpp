@@ -46,7 +46,7 @@ void Network::State::resolveLinks(const Router &router, const Lane &lane,
                                   LaneCold &links) {
   links.linksValid = true;
   for (unsigned direction = 0; direction < 4; ++direction) {
-    uint32_t neighbour = router.neighbour[direction];
+    uint32_t neighbour = neighbours[lane.router][direction];
     uint8_t color = lane.color;
     uint32_t dest =
         neighbour == Outside || neighbour == Ghost ? neighbour : None;
@@ -385,17 +385,10 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
   --inFlight;
   uint32_t routerIndex = lanes[move.lane].router;
   if (wasFull && move.port < RampPort) {
-    // The neighbour that fills this buffer may have parked on it. It is
-    // found through the PE map, which stays cached, rather than the
-    // router's neighbours, on a line of a large fabric's router that
-    // nothing has fetched.
-    unsigned x = unsigned(int(move.x) + stepX(move.port));
-    unsigned y = unsigned(int(move.y) + stepY(move.port));
-    if (contains(x, y)) {
-      uint32_t from = routerOf[indexOf(x, y)];
-      if (from != None && parked[from])
-        wakeParked(from);
-    }
+    // The neighbour that fills this buffer may have parked on it.
+    uint32_t from = neighbours[routerIndex][move.port];
+    if (from < routers.size() && parked[from])
+      wakeParked(from);
   }
   uint8_t color = lanes[move.lane].color;
   uint32_t sent = entry.payload;
