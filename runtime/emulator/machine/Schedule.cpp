@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 
 using namespace tessera;
 using namespace tessera::emulator;
@@ -148,6 +149,14 @@ static constexpr size_t PrefetchFromTimers = 256;
 /// guest was fast; 8x8, whose state stays cached, never gets there.
 static constexpr size_t PrefetchFromTurns = 128;
 
+/// Every cache line `bytes` bytes from `object` touch, wherever it starts.
+static void prefetchLines(const void *object, size_t bytes) {
+  uintptr_t start = reinterpret_cast<uintptr_t>(object);
+  for (uintptr_t line = start & ~uintptr_t(63); line < start + bytes;
+       line += 64)
+    __builtin_prefetch(reinterpret_cast<const void *>(line));
+}
+
 /// The lines a turn reads of the PE: those before its memory (PE puts
 /// them first) and the memory's first.
 static void prefetchPE(const PE &pe) {
@@ -158,10 +167,7 @@ static void prefetchPE(const PE &pe) {
   // Of the memory, its pointers and first pages' owners.
   pe.memory.prefetchHeader();
   // The DSR file's slots and pointers, for prefetchFlights.
-  const char *dsrs = reinterpret_cast<const char *>(&pe.dsrs);
-  for (size_t offset = 0; offset < sizeof(DSRFile); offset += 64)
-    __builtin_prefetch(dsrs + offset);
-  __builtin_prefetch(dsrs + sizeof(DSRFile) - 1);
+  prefetchLines(&pe.dsrs, sizeof(DSRFile));
 }
 
 /// The first `bytes` of an operation in flight.
