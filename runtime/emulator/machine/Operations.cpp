@@ -12,6 +12,7 @@
 #include "Machine.h"
 
 #include "tessera/Emulator/FabricMoves.h"
+#include "tessera/Emulator/Prefetch.h"
 
 #include <algorithm>
 #include <bit>
@@ -202,11 +203,8 @@ FlightPtr Band::takeFlight(bool owning) {
   // The next start most likely takes the next spare and writes its
   // operand slots, which have been out of the cache since it last ran:
   // fetch them now, turns before.
-  if (!spares->empty()) {
-    const char *next = reinterpret_cast<const char *>(spares->back().get());
-    for (size_t offset = 0; offset < sizeof(Flight); offset += 64)
-      __builtin_prefetch(next + offset, 1);
-  }
+  if (!spares->empty())
+    prefetchLines<true>(spares->back().get(), sizeof(Flight));
   // start() rewrites the operation; the rest is set by startOperation,
   // except what runWhole and advance set later.
   flight->readyAt = 0;

@@ -10,9 +10,10 @@
 
 #include "Machine.h"
 
+#include "tessera/Emulator/Prefetch.h"
+
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 
 using namespace tessera;
 using namespace tessera::emulator;
@@ -149,34 +150,27 @@ static constexpr size_t PrefetchFromTimers = 256;
 /// guest was fast; 8x8, whose state stays cached, never gets there.
 static constexpr size_t PrefetchFromTurns = 128;
 
-/// Every cache line `bytes` bytes from `object` touch, wherever it starts.
-static void prefetchLines(const void *object, size_t bytes) {
-  uintptr_t start = reinterpret_cast<uintptr_t>(object);
-  for (uintptr_t line = start & ~uintptr_t(63); line < start + bytes;
-       line += 64)
-    __builtin_prefetch(reinterpret_cast<const void *>(line));
-}
-
 /// The lines a turn reads of the PE: those before its memory (PE puts
 /// them first) and the memory's first.
 static void prefetchPE(const PE &pe) {
-  const char *bytes = reinterpret_cast<const char *>(&pe);
-  const char *end = reinterpret_cast<const char *>(&pe.memory);
-  for (; bytes < end; bytes += 64)
-    __builtin_prefetch(bytes);
+  // Offsets within the PE, which starts a line: constants, so that the
+  // prefetches unroll.
+  auto offsetOf = [&pe](const void *member) {
+    return size_t(static_cast<const char *>(member) -
+                  reinterpret_cast<const char *>(&pe));
+  };
+  prefetchLines(&pe, offsetOf(&pe.memory));
   // Of the memory, its pointers and first pages' owners.
   pe.memory.prefetchHeader();
   // The DSR file's slots and pointers, for prefetchFlights.
-  prefetchLines(&pe.dsrs, sizeof(DSRFile));
+  size_t dsrs = offsetOf(&pe.dsrs);
+  prefetchLines(&pe, dsrs, dsrs + sizeof(DSRFile));
 }
 
 /// The first `bytes` of an operation in flight.
 static void prefetchFlight(const Flight *flight, size_t bytes) {
-  if (!flight)
-    return;
-  const char *start = reinterpret_cast<const char *>(flight);
-  for (size_t offset = 0; offset < bytes; offset += 64)
-    __builtin_prefetch(start + offset);
+  if (flight)
+    prefetchLines(flight, bytes);
 }
 
 /// The PE's operations, and the router lanes its transfers poll or
@@ -224,12 +218,9 @@ void Band::runPEs() {
   size_t timersAhead = dueTimers.size() >= PrefetchFromTimers ? 16 : 0;
   for (size_t i = 0; i < dueTimers.size(); ++i) {
     if (timersAhead && i + timersAhead < dueTimers.size() &&
-        dueTimers[i + timersAhead].second < pes.size()) {
-      const char *next = reinterpret_cast<const char *>(
-          &pes[dueTimers[i + timersAhead].second]);
-      __builtin_prefetch(next, 1);
-      __builtin_prefetch(next + 64, 1);
-    }
+        dueTimers[i + timersAhead].second < pes.size())
+      prefetchLines<true>(&pes[dueTimers[i + timersAhead].second],
+                          2 * CacheLineBytes);
     auto [at, index] = dueTimers[i];
     if (index == pes.size()) {
       progressed = true;

@@ -11,6 +11,7 @@
 #define TESSERA_EMULATOR_DSRFILE_H
 
 #include "tessera/Emulator/PEMemory.h"
+#include "tessera/Emulator/Prefetch.h"
 #include "tessera/Emulator/ScalarCore.h"
 #include "tessera/Target/PEBinary/ISA.h"
 
@@ -156,13 +157,8 @@ public:
   /// a turn ahead that may start an operation or run builders: they live
   /// apart from the PE, and a large fabric's are out of the caches.
   void prefetch() const {
-    if (used.empty())
-      return;
-    const char *bytes = reinterpret_cast<const char *>(used.data());
-    for (size_t offset = 0; offset < used.size() * sizeof(Descriptor);
-         offset += 64)
-      __builtin_prefetch(bytes + offset);
-    __builtin_prefetch(origins.data());
+    prefetchLines(used.data(), used.size() * sizeof(Descriptor));
+    __builtin_prefetch(origins.data()); // 2 bytes a DSR: one line
   }
 
 private:
