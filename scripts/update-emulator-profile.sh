@@ -11,8 +11,9 @@
 #   PGO_BUILD_DIR (default build-pgo): where the instrumented build goes.
 #
 # Training programs: every example under examples/ that has a commands.sh,
-# run as its commands say, and bench/stencil and bench/gemv at 32x32 (a
-# size the benchmarks do not use) for a busy fabric's paths.
+# run as its commands say, and bench/stencil and bench/gemv at 48x48 (a
+# size the benchmarks do not use, large enough that the network fetches
+# ahead) for a busy fabric's paths.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 fail() {
@@ -58,11 +59,11 @@ done
 train_bench() { # NAME PARAMS
   echo "training: bench/$1 ($2)"
   "$build/bin/cslc" "$root/bench/$1/layout.csl" --arch=wse3 \
-    --fabric-dims=32,32 --fabric-offsets=0,0 --params="$2" -o "$work/$1"
+    --fabric-dims=48,48 --fabric-offsets=0,0 --params="$2" -o "$work/$1"
   tessera-run "$work/$1" > "$work/$1.log"
 }
-train_bench stencil w:32,h:32,n:8,iters:4
-train_bench gemv w:32,h:32,mb:16,nb:16,reps:2
+train_bench stencil w:48,h:48,n:8,iters:4
+train_bench gemv w:48,h:48,mb:16,nb:16,reps:2
 
 "$profdata" merge --sparse --text -o "$root/runtime/emulator/pgo/emulator.proftext" \
   "$work"/profiles/*.profraw

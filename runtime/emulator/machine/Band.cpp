@@ -176,6 +176,8 @@ Band::Band(const SharedState &shared, unsigned firstRow, unsigned endRow)
       pe.program = *program;
     }
   }
+  // The PE records share the caches with the routers' state.
+  network.setCompanionBytes(pes.size() * sizeof(PE));
 }
 
 void Band::load() {

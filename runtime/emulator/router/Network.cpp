@@ -475,4 +475,8 @@ std::vector<TeardownEvent> Network::takeTeardownEvents() {
 
 const NetworkOptions &Network::getOptions() const { return state->options; }
 
+void Network::setCompanionBytes(size_t bytes) { state->companionBytes = bytes; }
+
+bool Network::didLastStepFetchAhead() const { return state->fetchedAhead; }
+
 } // namespace tessera::emulator

@@ -224,6 +224,17 @@ struct Network::State {
   /// a multiple of 2^16.
   std::unordered_map<uint64_t, uint64_t> sentWraps;
   size_t inFlight = 0, awaitingCE = 0;
+  /// Network::setCompanionBytes.
+  size_t companionBytes = 0;
+  bool fetchedAhead = false; ///< by the last step
+  /// The bytes a cycle may walk: the network's arrays and the companion's.
+  size_t getFootprint() const {
+    size_t perRouter = sizeof(Router) + sizeof(neighbours[0]) +
+                       sizeof(pending[0]) + sizeof(parked[0]);
+    return routers.size() * perRouter +
+           lanes.size() * (sizeof(Lane) + sizeof(LaneCold)) +
+           pool.size() * sizeof(Entry) + companionBytes;
+  }
   std::vector<EdgeExit> exits;
   /// exitKey(...) -> index into exits.
   std::unordered_map<uint64_t, uint32_t> exitOf;

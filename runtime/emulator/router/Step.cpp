@@ -476,8 +476,12 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
 // Network
 //===----------------------------------------------------------------------===//
 
-/// Active routers from which step fetches every lane it will touch ahead.
+/// Active routers from which step fetches every lane it will touch ahead,
+/// once the network and its companion hold PrefetchFromBytes: below that,
+/// the caches keep what a cycle walks and fetching only costs
+/// instructions (docs/Performance.md, "Profile of the emulator").
 static constexpr size_t PrefetchAllFrom = 1024;
+static constexpr size_t PrefetchFromBytes = size_t(4) << 20;
 
 void Network::step() {
   State &s = *state;
@@ -491,7 +495,9 @@ void Network::step() {
   // Routers left with nothing to route leave the worklist here, keeping its
   // order; those that become active in this cycle join at its end.
   size_t kept = 0;
-  bool large = s.active.size() >= PrefetchAllFrom;
+  bool large = s.active.size() >= PrefetchAllFrom &&
+               s.getFootprint() >= PrefetchFromBytes;
+  s.fetchedAhead = large;
   for (size_t i = 0, e = s.active.size(); i < e; ++i) {
     // Large fabrics miss the cache on every router and lane: fetch the
     // router 32 ahead, and 16 ahead (its router cached by now) its first

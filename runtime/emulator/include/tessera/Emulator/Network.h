@@ -359,6 +359,14 @@ public:
   const std::vector<RouteError> &getErrors() const;
 
   const NetworkOptions &getOptions() const;
+  /// Bytes of the caller's state that each cycle walks besides the
+  /// network's (an emulator's PE records). They share the caches with it:
+  /// together they decide whether a step fetches its lines ahead, which
+  /// pays only once they no longer fit (docs/Emulator.md, "Memory and
+  /// speed").
+  void setCompanionBytes(size_t bytes);
+  /// Whether the last step fetched lines ahead. It changes no result.
+  bool didLastStepFetchAhead() const;
 
   //===--------------------------------------------------------------------===//
   // Bands (docs/Scaling.md). A network of a band routes only its rows; a
