@@ -479,7 +479,7 @@ Network::State::arrive(uint32_t fromRouter, unsigned direction,
 /// Active routers from which step fetches every lane it will touch ahead,
 /// once the network and its companion hold PrefetchFromBytes: below that,
 /// the caches keep what a cycle walks and fetching only costs
-/// instructions (docs/Performance.md, "Profile of the emulator").
+/// instructions (docs/Emulator.md, "Memory and speed").
 static constexpr size_t PrefetchAllFrom = 1024;
 static constexpr size_t PrefetchFromBytes = size_t(4) << 20;
 
@@ -495,9 +495,9 @@ void Network::step() {
   // Routers left with nothing to route leave the worklist here, keeping its
   // order; those that become active in this cycle join at its end.
   size_t kept = 0;
-  bool large = s.active.size() >= PrefetchAllFrom &&
-               s.getFootprint() >= PrefetchFromBytes;
-  s.fetchedAhead = large;
+  bool fetchAhead = s.active.size() >= PrefetchAllFrom &&
+                    s.getFootprint() >= PrefetchFromBytes;
+  s.fetchedAhead = fetchAhead;
   for (size_t i = 0, e = s.active.size(); i < e; ++i) {
     // Large fabrics miss the cache on every router and lane: fetch the
     // router 32 ahead, and 16 ahead (its router cached by now) its first
@@ -506,11 +506,11 @@ void Network::step() {
     if (i + 32 < e)
       __builtin_prefetch(&s.routers[s.active[i + 32]]);
     if (i + 16 < e) {
-      // Its pending lanes (all of them when many routers are active, as a
-      // busy router has several and they are far apart).
+      // Its pending lanes (all of them when fetching ahead, as a busy
+      // router has several and they are far apart).
       uint32_t ahead = s.active[i + 16];
       for (uint32_t colors = s.pending[ahead] & ~State::Listed; colors;
-           colors = large ? colors & (colors - 1) : 0) {
+           colors = fetchAhead ? colors & (colors - 1) : 0) {
         uint32_t lane = s.routers[ahead].laneOf[std::countr_zero(colors)];
         __builtin_prefetch(&s.lanes[lane]);
         __builtin_prefetch(&s.cold[lane]);
@@ -519,7 +519,7 @@ void Network::step() {
     // 8 ahead (its lanes and their cold halves cached by now): the
     // wavelets plan reads and the lanes they would enter, whose room plan
     // checks.
-    if (large && i + 8 < e)
+    if (fetchAhead && i + 8 < e)
       s.prefetchTargets(s.active[i + 8]);
     uint32_t router = s.active[i];
     if (s.pending[router] == State::Listed) {
@@ -530,10 +530,10 @@ void Network::step() {
     s.decide(router);
   }
   s.active.resize(kept);
-  // With many routers, the lanes decide read may have left the cache
+  // When fetching ahead, the lanes decide read may have left the cache
   // since: fetch each move's lane and the lanes it sends to 16 moves ahead
   // (the move holds its wavelet, and decide counted it).
-  size_t ahead = large ? s.numMoves : 0;
+  size_t ahead = fetchAhead ? s.numMoves : 0;
   for (size_t i = 0; i < s.numMoves; ++i) {
     if (i + 16 < ahead) {
       const Move &ahead = s.moves[i + 16];
