@@ -37,25 +37,26 @@ if ! [[ "$pairs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 
-seconds() {
-  local start end
+# Prints the run's start and end, in seconds since the epoch; the
+# summary below subtracts them.
+stamps() {
+  local start
   start=$(date +%s.%N)
   if ! "$1" "$dir" "${@:2}" >/dev/null 2>&1; then
     echo "$prog: error: $1 $dir failed" >&2
     exit 1
   fi
-  end=$(date +%s.%N)
-  echo "$end - $start" | bc
+  echo "$start $(date +%s.%N)"
 }
 
 times=""
 for ((i = 1; i <= pairs; ++i)); do
   if ((i % 2)); then
-    ta=$(seconds "$a" "$@")
-    tb=$(seconds "$b" "$@")
+    ta=$(stamps "$a" "$@")
+    tb=$(stamps "$b" "$@")
   else
-    tb=$(seconds "$b" "$@")
-    ta=$(seconds "$a" "$@")
+    tb=$(stamps "$b" "$@")
+    ta=$(stamps "$a" "$@")
   fi
   times+="$ta $tb"$'\n'
 done
@@ -63,7 +64,8 @@ printf '%s' "$times" | /usr/bin/python3 -c '
 import statistics, sys
 a, b, ratios = [], [], []
 for line in sys.stdin:
-    x, y = map(float, line.split())
+    a0, a1, b0, b1 = map(float, line.split())
+    x, y = a1 - a0, b1 - b0
     print(f"pair {len(a) + 1}: A {x:.3f} s, B {y:.3f} s, B/A {y / x:.3f}")
     a.append(x); b.append(y); ratios.append(y / x)
 print(f"A median {statistics.median(a):.3f} s, B median "

@@ -169,7 +169,7 @@ struct Move {
   std::array<uint32_t, 4> dest;
   std::array<uint8_t, 4> destColor;
   /// The router's PE, for the delivery note, so that applying a move reads
-  /// no router (fills the Move to 32 bytes).
+  /// no router (in what would otherwise be the Move's padding).
   uint16_t x, y;
 };
 static_assert(sizeof(Move) == 48, "moves pack four to three cache lines");
