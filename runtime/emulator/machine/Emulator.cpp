@@ -297,7 +297,9 @@ Progress Emulator::State::getProgress() const {
     // Called twice a second at most: a pass over the PEs is affordable.
     for (const PE &pe : band.pes)
       progress.activePEs +=
-          pe.awake || pe.timerAt != 0 || pe.streamedSends || pe.readyStreams;
+          pe.awake || pe.timerAt != 0 || pe.streamedSends || pe.readyStreams ||
+          (pe.mainStream &
+           (machine::MainStreamSend | machine::MainStreamReady));
     progress.waveletsInFlight += band.network.getWaveletsInFlight() +
                                  band.network.getWaveletsAwaitingCE();
     // Wavelets that crossed into the band in the last cycle wait in the

@@ -329,7 +329,10 @@ public:
   /// the PE's turn, goes on between turns if it is a plain move with two
   /// elements or more left that may run apart from the others (those of
   /// `knownApart` do: onOperationBeside has just compared them).
-  void tryStream(PE &pe, unsigned ut, uint8_t knownApart = 0);
+  /// `looksNext`: the microthread's turn in the next cycle would try its
+  /// receive whether or not a wavelet came (it has just started, or
+  /// just taken an element); a carried receive then looks too.
+  void tryStream(PE &pe, unsigned ut, bool looksNext, uint8_t knownApart = 0);
   /// What dropStream cleared.
   enum class DroppedStream : uint8_t { Send, Receive, ReceiveWithDelivery };
   /// Clears microthread `ut`'s carried state (flags and the band's
@@ -345,8 +348,9 @@ public:
   /// A delivery of `color` to the PE (stepNetwork): true when a streamed
   /// receive takes it, false when the PE's turn must.
   bool takeStreamDelivery(PE &pe, unsigned color, bool control);
-  /// Done: the delivery taken (or, for `Completed`, the whole operation:
-  /// its flags are cleared already); MoreWaiting: another waits.
+  /// Done: the queue was empty, and the receive waits for a delivery;
+  /// MoreWaiting: it took a wavelet and looks again in the next cycle;
+  /// Completed: it took the last (its flags are cleared already).
   enum class StreamStep : uint8_t { Done, MoreWaiting, GiveBack, Completed };
   /// A carried move's last element may complete it between turns: its
   /// completion only activates a task, if anything.
@@ -362,6 +366,21 @@ public:
   /// A send completed by its last element returns true.
   bool stepSendStream(PE &pe, unsigned ut);
   StreamStep stepReceiveStream(PE &pe, unsigned ut);
+  /// What a carried send did in its cycle: sent its next element; found
+  /// no room (it tries again in the next cycle); or found an element it
+  /// may not read (the turn faults).
+  enum class SendStep : uint8_t { Sent, Waiting, GiveBack };
+  /// What a carried receive found in its cycle: a wavelet it took; an
+  /// empty queue; or what the turn must take (a control wavelet, or an
+  /// element it may not write), with nothing done.
+  enum class ReceiveStep : uint8_t { Taken, Empty, GiveBack };
+  /// The element moves both kinds of carried transfer share: a send's
+  /// next element into the inject buffer of `color`, and the head of the
+  /// delivery queue of `color` into a receive (`nowEmpty`: the queue is
+  /// left empty).
+  SendStep sendCarriedElement(PE &pe, Flight &flight, uint8_t color);
+  ReceiveStep receiveCarriedElement(PE &pe, Flight &flight, uint8_t color,
+                                    bool &nowEmpty);
   void runStreams();
   /// Fetches what the carried transfers of streamPEsNow's PEs read, a
   /// few PEs after the i-th.
@@ -369,6 +388,21 @@ public:
   /// Every transfer back to the turns, as if none had been carried:
   /// before the host looks.
   void settleStreams();
+
+  // MainStreams.cpp
+  /// The main thread's synchronous operation, just run in the PE's turn
+  /// (which moved an element if `moved`), goes on between turns if it is
+  /// a plain move with two elements or more left and no microthread of
+  /// the PE is busy.
+  void tryStreamMain(PE &pe, bool moved);
+  /// Gives the main thread's carried move back to the PE's turns, with
+  /// any delivery it had not taken yet.
+  void unstreamMain(PE &pe);
+  /// A delivery of the main thread's carried receive's color: as
+  /// takeStreamDelivery.
+  bool takeMainStreamDelivery(PE &pe, bool control);
+  /// The main thread's carried move in the streams' cycle.
+  void runMainStream(PE &pe);
 
   // ConfigWords.cpp
   uint16_t readConfig(PE &pe, uint32_t address);

@@ -316,7 +316,8 @@ void Band::runChainAhead(PE &pe) {
 }
 
 void Band::runMainThread(PE &pe, bool firstBatch) {
-  if (pe.state == MainState::Faulted)
+  // A carried operation is the band's until it comes back.
+  if (pe.state == MainState::Faulted || pe.mainStream)
     return;
   if (pe.readyAt > cycle) {
     progressed = true; // computing: its cycles were charged when it began

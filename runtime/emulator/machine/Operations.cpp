@@ -307,7 +307,7 @@ void Band::startOperation(PE &pe, const pe::Instruction &inst) {
     // starts: the band carries the new transfer from its first element,
     // and the builders before the next start run now.
     if (streamsEnabled) {
-      tryStream(pe, ut, streamedApart);
+      tryStream(pe, ut, /*looksNext=*/true, streamedApart);
       runRegisterBatch(pe);
     }
     return;
@@ -456,10 +456,14 @@ void Band::continueOperation(PE &pe) {
   case DSDStatus::Paused:
     pe.readyAt = cycle + 1;
     ++pe.counters.busyCycles;
+    if (streamsEnabled)
+      tryStreamMain(pe, true);
     return;
   case DSDStatus::Blocked:
     pe.readyAt = cycle + 1;
     ++(progress.elements ? pe.counters.busyCycles : pe.counters.stallCycles);
+    if (streamsEnabled)
+      tryStreamMain(pe, progress.elements != 0);
     return;
   case DSDStatus::CallMap: {
     // The map function runs on the main thread like a call; its return to
@@ -520,12 +524,12 @@ void Band::runMicrothreads(PE &pe) {
       }
       if (wouldBlockAgain(pe, flight))
         continue;
-      DSDStatus status = advance(pe, flight).status;
-      if (status == DSDStatus::Trapped)
+      DSDProgress progress = advance(pe, flight);
+      if (progress.status == DSDStatus::Trapped)
         return;
-      if (status == DSDStatus::Done)
+      if (progress.status == DSDStatus::Done)
         finish();
       else if (streamsEnabled)
-        tryStream(pe, ut);
+        tryStream(pe, ut, progress.elements != 0);
     }
 }

@@ -108,6 +108,15 @@ struct BlockedOn {
   uint8_t color = 0, queue = 0;
 };
 
+/// PE::mainStream: the band carries the main thread's operation, a send
+/// or a receive; a receive with a wavelet delivered in the last step is
+/// ready.
+enum MainStreamBits : uint8_t {
+  MainStreamed = 1,
+  MainStreamSend = 2,
+  MainStreamReady = 4,
+};
+
 /// An operation in flight on the main thread or a microthread. It starts
 /// a cache line, and what a cycle of a transfer reads (the scheduler's
 /// fields, then the operation's first ones and its FabricMove) fills that
@@ -206,6 +215,10 @@ struct alignas(64) PE {
   /// On its band's streamPEs, and on its streamingPEs.
   bool streamListed = false;
   bool listedStreaming = false;
+  /// The main thread's synchronous plain move, when the band carries it
+  /// (MainStreams.cpp): MainStreamBits, and the color it moves.
+  uint8_t mainStream = 0;
+  uint8_t mainStreamColor = 0;
   /// Bit u of entry p: microthread u holds an operation of priority p
   /// (pe::Priority's value), so a turn orders them without reading them.
   std::array<uint8_t, 4> microthreadsByPriority{};

@@ -85,6 +85,8 @@ void Band::reschedule(PE &pe) {
     need.at(pe.readyAt, next);
     break;
   case MainState::Operation:
+    if (pe.mainStream)
+      break; // the band's until it comes back
     if (pe.readyAt > next)
       need.at(pe.readyAt, next);
     else

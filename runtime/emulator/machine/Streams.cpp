@@ -6,10 +6,12 @@
 // (once its router has the lane), the band carries such a move instead:
 // at the start of each cycle, before any turn, a send pushes its next
 // element into its inject buffer, and a receive takes the wavelet
-// delivered to it in the last step. Both do what the microthread's turn
-// would have done in that cycle; the PE sleeps unless something else
-// needs it. The last element completes the operation here too when that
-// only activates a task, and wakes the PE if its turn would act on it.
+// delivered to it in the last step (after its start or an element, it
+// looks in the next cycle whether or not one came, as its turn would).
+// Both do what the microthread's turn would have done in that cycle; the
+// PE sleeps unless something else needs it. The last element completes the
+// operation here too when that only activates a task, and wakes the PE if its
+// turn would act on it.
 //
 // The band's work comes before the turns, not in them, so it must not
 // depend on what the PE's other threads do in the same cycle: the PE's
@@ -121,7 +123,7 @@ bool Band::mayStreamBeside(const PE &pe, unsigned ut,
   return true;
 }
 
-void Band::tryStream(PE &pe, unsigned ut, uint8_t knownApart) {
+void Band::tryStream(PE &pe, unsigned ut, bool looksNext, uint8_t knownApart) {
   Flight &flight = *pe.microthreads[ut];
   const DSDOperation &op = flight.op;
   if (!DSDEngine::isPlainMove(op) || op.getLength() - op.getElementsDone() < 2)
@@ -154,9 +156,9 @@ void Band::tryStream(PE &pe, unsigned ut, uint8_t knownApart) {
   } else {
     uint32_t colorBit = uint32_t(1) << color;
     pe.streamedColors |= colorBit;
-    if (pe.deliveredColors & colorBit) {
-      // Wavelets wait already: the stream owns the queue and takes one a
-      // cycle from the next on.
+    if ((pe.deliveredColors & colorBit) || looksNext) {
+      // Wavelets wait already, and the stream owns the queue and takes one
+      // a cycle from the next on; or the next turn would look anyway.
       pe.deliveredColors &= ~colorBit;
       pe.readyStreams |= bit;
       ++readyReceives;
@@ -236,6 +238,9 @@ uint8_t Band::onOperationBeside(PE &pe, unsigned ut) {
 bool Band::takeStreamDelivery(PE &pe, unsigned color, bool control) {
   if (!(pe.streamedColors >> color & 1))
     return false;
+  if ((pe.mainStream & (MainStreamed | MainStreamSend)) == MainStreamed &&
+      pe.mainStreamColor == color)
+    return takeMainStreamDelivery(pe, control);
   uint8_t receives = pe.streamedMicrothreads & ~pe.streamedSends;
   unsigned ut = 0;
   while (ut < pe.streamColor.size() &&
@@ -285,29 +290,20 @@ void Band::completeStream(PE &pe, unsigned ut) {
     wake(pe);
 }
 
-bool Band::stepSendStream(PE &pe, unsigned ut) {
-  Flight &flight = *pe.microthreads[ut];
+Band::SendStep Band::sendCarriedElement(PE &pe, Flight &flight, uint8_t color) {
   DSDOperation &op = flight.op;
-  const FabricMove &move = op.getFabricMove();
-  // Whatever a block changed is a turn's work; so is a completion that
-  // does more than activate a task.
-  uint64_t left = op.getLength() - op.getElementsDone();
-  if (left == 0 || (left == 1 && !mayCompleteApart(flight)) ||
-      pe.state == MainState::Faulted || (pe.blockedMicrothreads >> ut & 1) ||
-      (pe.blockedOutputQueues >> move.endpoint.queue & 1))
-    return false;
-  uint8_t color = pe.streamColor[ut];
   uint32_t queue = pe.deliveryQueue[color];
   bool full = network.isInjectBufferFullAt(queue);
   if (full && flight.blockedOn.valid)
-    return true; // Band::wouldBlockAgain: the turn would pass it by
+    return SendStep::Waiting; // Band::wouldBlockAgain: the turn would pass
   uint32_t value, payload;
   if (!DSDEngine::fetchPlainSend(op, pe.memory, value, payload))
-    return false; // the turn reports the fault
+    return SendStep::GiveBack; // the turn reports the fault
   if (full || !network.injectAt(queue, Wavelet{payload, color, false, 0})) {
     DSDEngine::holdPlainSend(op, value);
-    flight.blockedOn = {true, true, false, color, move.endpoint.queue};
-    return true;
+    flight.blockedOn = {true, true, false, color,
+                        op.getFabricMove().endpoint.queue};
+    return SendStep::Waiting;
   }
   DSDEngine::finishPlainSend(op);
   flight.blockedOn = {};
@@ -316,6 +312,49 @@ bool Band::stepSendStream(PE &pe, unsigned ut) {
   ++pe.counters.dsdElements;
   progressed = true;
   pe.dsdProgressCycle = cycle;
+  return SendStep::Sent;
+}
+
+Band::ReceiveStep Band::receiveCarriedElement(PE &pe, Flight &flight,
+                                              uint8_t color, bool &nowEmpty) {
+  DSDOperation &op = flight.op;
+  uint32_t queue = pe.deliveryQueue[color];
+  std::optional<Wavelet> head = network.peekDeliveryQueue(queue);
+  if (!head)
+    return ReceiveStep::Empty;
+  if (head->control ||
+      !DSDEngine::receivePlainElement(op, pe.memory, head->payload))
+    return ReceiveStep::GiveBack; // the turn faults or finds what to do
+  network.dropDeliveryHead(queue, nowEmpty);
+  // What the PE's next turn would find, unless a wavelet comes first.
+  flight.blockedOn = {true, false, false, color,
+                      op.getFabricMove().endpoint.queue};
+  ++pe.counters.waveletsReceived;
+  ++pe.counters.dsdElements;
+  ++carriedElements;
+  progressed = true;
+  pe.dsdProgressCycle = cycle;
+  return ReceiveStep::Taken;
+}
+
+bool Band::stepSendStream(PE &pe, unsigned ut) {
+  Flight &flight = *pe.microthreads[ut];
+  DSDOperation &op = flight.op;
+  // Whatever a block changed is a turn's work; so is a completion that
+  // does more than activate a task.
+  uint64_t left = op.getLength() - op.getElementsDone();
+  if (left == 0 || (left == 1 && !mayCompleteApart(flight)) ||
+      pe.state == MainState::Faulted || (pe.blockedMicrothreads >> ut & 1) ||
+      (pe.blockedOutputQueues >> op.getFabricMove().endpoint.queue & 1))
+    return false;
+  switch (sendCarriedElement(pe, flight, pe.streamColor[ut])) {
+  case SendStep::GiveBack:
+    return false;
+  case SendStep::Waiting:
+    return true;
+  case SendStep::Sent:
+    break;
+  }
   if (left == 1)
     completeStream(pe, ut);
   return true;
@@ -329,21 +368,18 @@ Band::StreamStep Band::stepReceiveStream(PE &pe, unsigned ut) {
       pe.state == MainState::Faulted || (pe.blockedMicrothreads >> ut & 1))
     return StreamStep::GiveBack;
   uint8_t color = pe.streamColor[ut];
-  uint32_t queue = pe.deliveryQueue[color];
-  std::optional<Wavelet> head = network.peekDeliveryQueue(queue);
-  if (!head || head->control ||
-      !DSDEngine::receivePlainElement(op, pe.memory, head->payload))
-    return StreamStep::GiveBack; // the turn faults or finds what to do
   bool nowEmpty = false;
-  network.dropDeliveryHead(queue, nowEmpty);
-  // What the PE's next turn would find, unless a wavelet comes first.
-  flight.blockedOn = {true, false, false, color,
-                      op.getFabricMove().endpoint.queue};
-  ++pe.counters.waveletsReceived;
-  ++pe.counters.dsdElements;
-  ++carriedElements;
-  progressed = true;
-  pe.dsdProgressCycle = cycle;
+  switch (receiveCarriedElement(pe, flight, color, nowEmpty)) {
+  case ReceiveStep::GiveBack:
+    return StreamStep::GiveBack;
+  case ReceiveStep::Empty:
+    // The turn's look found nothing: the PE sleeps until a delivery.
+    flight.blockedOn = {true, false, false, color,
+                        op.getFabricMove().endpoint.queue};
+    return StreamStep::Done;
+  case ReceiveStep::Taken:
+    break;
+  }
   if (left == 1) {
     if (!nowEmpty) {
       // What the turn's poll leaves for the next operation or task.
@@ -353,7 +389,9 @@ Band::StreamStep Band::stepReceiveStream(PE &pe, unsigned ut) {
     completeStream(pe, ut);
     return StreamStep::Completed;
   }
-  return nowEmpty ? StreamStep::Done : StreamStep::MoreWaiting;
+  // Ready still: the next cycle's turn would look again, and find a
+  // wavelet delivered meanwhile or nothing.
+  return StreamStep::MoreWaiting;
 }
 
 namespace {
@@ -369,6 +407,13 @@ constexpr size_t PrefetchFromPEs = 256;
 /// Those a chain started ahead wait for beginStreams.
 uint8_t streamsWithWork(const PE &pe) {
   return (pe.streamedSends | pe.readyStreams) & ~pe.laterMicrothreads;
+}
+/// The main thread's carried move has work in the next cycle.
+bool mainStreamHasWork(const PE &pe) {
+  return pe.mainStream & (MainStreamSend | MainStreamReady);
+}
+bool hasWorkToCarry(const PE &pe) {
+  return streamsWithWork(pe) || mainStreamHasWork(pe);
 }
 
 void prefetchStreamPE(const PE &pe) {
@@ -392,6 +437,10 @@ void prefetchStreamFlights(const Network &network, const PE &pe) {
     __builtin_prefetch(pe.microthreads[ut].get());
     network.prefetchQueue(pe.deliveryQueue[pe.streamColor[ut]]);
   }
+  if (mainStreamHasWork(pe)) {
+    __builtin_prefetch(pe.operation.get());
+    network.prefetchQueue(pe.deliveryQueue[pe.mainStreamColor]);
+  }
   pe.memory.prefetchPageTable();
 }
 void prefetchStreamElements(const Network &network, const PE &pe) {
@@ -402,6 +451,13 @@ void prefetchStreamElements(const Network &network, const PE &pe) {
       pe.memory.prefetch(static_cast<uint32_t>(address));
     if (pe.readyStreams >> ut & 1)
       network.prefetchDeliveryHead(pe.deliveryQueue[pe.streamColor[ut]]);
+  }
+  if (mainStreamHasWork(pe)) {
+    int64_t address = pe.operation->op.getFabricMoveAddress();
+    if (address >= 0)
+      pe.memory.prefetch(static_cast<uint32_t>(address));
+    if (pe.mainStream & MainStreamReady)
+      network.prefetchDeliveryHead(pe.deliveryQueue[pe.mainStreamColor]);
   }
 }
 } // namespace
@@ -449,7 +505,10 @@ void Band::runStreams() {
       if (!stepSendStream(pe, ut))
         unstream(pe, bitOf(ut));
     }
-    if (streamsWithWork(pe))
+    // The main thread's, if any, is the only operation of its PE.
+    if (mainStreamHasWork(pe))
+      runMainStream(pe);
+    if (hasWorkToCarry(pe))
       streamPEs.push_back(streamPEsNow[i]);
     else
       pe.streamListed = false;
@@ -465,7 +524,7 @@ void Band::beginStreams() {
   for (auto [at, entry] : dueStarts) {
     PE &pe = pes[entry >> 3];
     pe.laterMicrothreads &= uint8_t(~(1u << (entry & 7)));
-    if (streamsWithWork(pe))
+    if (hasWorkToCarry(pe))
       listStreamPE(pe);
   }
 }
@@ -474,6 +533,7 @@ void Band::settleStreams() {
   for (uint32_t index : streamingPEs) {
     PE &pe = pes[index];
     unstream(pe, pe.streamedMicrothreads);
+    unstreamMain(pe);
     pe.listedStreaming = false;
     pe.streamListed = false;
   }

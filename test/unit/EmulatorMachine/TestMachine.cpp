@@ -371,6 +371,53 @@ RowView viewRow(const Machine &m, RunStatus status, unsigned width) {
   return view;
 }
 
+Program dataAroundControl(uint16_t data) {
+  Program p("left");
+  std::vector<uint32_t> words;
+  for (uint32_t word = 1; word <= 8; ++word)
+    words.push_back(word);
+  words.push_back(controlPayload(31, 0)); // at data + 32
+  p.data(data, words);
+  p.label("t10")
+      .mem1d(Src0(0), 32, data, 4)
+      .fabout(Dest(0), 4, 1, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
+      .mem1d(Src0(1), 32, data + 32, 1)
+      .fabout(Dest(1), 1, 1, 1, /*control=*/true)
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)})
+      .mem1d(Src0(0), 32, data + 16, 4)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
+      .texit();
+  return p.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+}
+
+CarriedRun runCarrying(const Fabric &fabric, unsigned width, bool carry,
+                       unsigned steps, uint64_t maxCycles) {
+  EmulatorOptions options;
+  options.carryTransfers = carry;
+  Machine m(fabric, options);
+  for (unsigned i = 0; i < steps; ++i)
+    REQUIRE(m.emu.step());
+  CarriedRun run;
+  static_cast<RowView &>(run) = viewRow(m, m.run(maxCycles).status, width);
+  run.carried = m.emu.getCarriedElements();
+  return run;
+}
+
+CarriedRun runCarriedAndNot(const Fabric &fabric, unsigned width,
+                            uint64_t maxCycles) {
+  CarriedRun turns = runCarrying(fabric, width, false, 0, maxCycles);
+  CarriedRun carried = runCarrying(fabric, width, true, 0, maxCycles);
+  CHECK(turns.carried == 0);
+  CHECK(carried.status == turns.status);
+  CHECK(carried.cycle == turns.cycle);
+  CHECK(carried.counters == turns.counters);
+  CHECK(carried.memories == turns.memories);
+  CHECK(carried.fault == turns.fault);
+  CHECK(carried.deadlock == turns.deadlock);
+  return carried;
+}
+
 ChainedRun runChainedAndNot(const Fabric &fabric, unsigned width) {
   EmulatorOptions options;
   options.chainOperations = false;

@@ -285,6 +285,26 @@ struct RowView {
 };
 RowView viewRow(const Machine &m, RunStatus status, unsigned width);
 
+/// A program ("left") whose task 10, started at load, sends 1, 2, 3, 4, a
+/// control wavelet for no task (entry point 31, which a receive drops),
+/// then 5, 6, 7, 8, all on color 1 through output queue 1, in three
+/// synchronous moves; its data lie at `data` (40 bytes).
+Program dataAroundControl(uint16_t data);
+
+/// A fabric (width x 1) run with carried transfers
+/// (EmulatorOptions::carryTransfers) on or off: first `steps` single steps
+/// (each lets the host look between cycles), then a run of at most
+/// `maxCycles`; and the elements the band carried.
+struct CarriedRun : RowView {
+  uint64_t carried = 0;
+};
+CarriedRun runCarrying(const Fabric &fabric, unsigned width, bool carry,
+                       unsigned steps = 0, uint64_t maxCycles = 1'000'000);
+/// Both ways, which must look the same (and the run without carries
+/// nothing): the carried one.
+CarriedRun runCarriedAndNot(const Fabric &fabric, unsigned width,
+                            uint64_t maxCycles = 1'000'000);
+
 /// A fabric (width x 1) run to the end with chaining
 /// (EmulatorOptions::chainOperations) on, after a run without it that
 /// must look the same: the chained run, the operations it chained, and

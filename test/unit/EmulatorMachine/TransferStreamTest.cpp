@@ -122,41 +122,6 @@ Fabric exchange(unsigned waitFirst = 0) {
   return f;
 }
 
-/// What a run leaves: everything the two modes must agree on, and the
-/// elements the band carried.
-struct Outcome : RowView {
-  uint64_t carried = 0;
-};
-
-/// Runs `fabric` (width x 1) to the end; with `steps`, first that many
-/// single steps (each lets the host look between cycles).
-Outcome runOnce(const Fabric &fabric, unsigned width, bool carry,
-                unsigned steps = 0) {
-  EmulatorOptions options;
-  options.carryTransfers = carry;
-  Machine m(fabric, options);
-  for (unsigned i = 0; i < steps; ++i)
-    REQUIRE(m.emu.step());
-  Outcome o;
-  static_cast<RowView &>(o) = viewRow(m, m.run().status, width);
-  o.carried = m.emu.getCarriedElements();
-  return o;
-}
-
-/// Both modes give the same run; returns the carried one.
-Outcome runBoth(const Fabric &fabric, unsigned width) {
-  Outcome turns = runOnce(fabric, width, false);
-  Outcome carried = runOnce(fabric, width, true);
-  CHECK(turns.carried == 0);
-  CHECK(carried.status == turns.status);
-  CHECK(carried.cycle == turns.cycle);
-  CHECK(carried.counters == turns.counters);
-  CHECK(carried.memories == turns.memories);
-  CHECK(carried.fault == turns.fault);
-  CHECK(carried.deadlock == turns.deadlock);
-  return carried;
-}
-
 uint32_t wordAt(const std::vector<uint8_t> &memory, uint32_t address) {
   uint32_t value = 0;
   for (unsigned i = 0; i < 4; ++i)
@@ -182,7 +147,7 @@ std::vector<uint32_t> counting(uint32_t first, unsigned count) {
 } // namespace
 
 TEST_CASE("edge columns swapped between turns arrive as in turns") {
-  Outcome o = runBoth(exchange(), 2);
+  CarriedRun o = runCarriedAndNot(exchange(), 2);
   REQUIRE(o.status == RunStatus::Idle);
   CHECK(halo(o.memories[0]) == counting(200, Rows));
   CHECK(halo(o.memories[1]) == counting(100, Rows));
@@ -197,7 +162,7 @@ TEST_CASE("edge columns swapped between turns arrive as in turns") {
 
 TEST_CASE("a receive whose wavelets wait already is carried from its "
           "start") {
-  Outcome o = runBoth(exchange(40), 2);
+  CarriedRun o = runCarriedAndNot(exchange(40), 2);
   REQUIRE(o.status == RunStatus::Idle);
   CHECK(halo(o.memories[0]) == counting(200, Rows));
   CHECK(halo(o.memories[1]) == counting(100, Rows));
@@ -210,9 +175,9 @@ TEST_CASE("a receive whose wavelets wait already is carried from its "
 }
 
 TEST_CASE("a run stopped and resumed between cycles carries the same") {
-  Outcome whole = runOnce(exchange(), 2, true);
+  CarriedRun whole = runCarrying(exchange(), 2, true);
   for (unsigned steps : {3u, 9u, 14u}) {
-    Outcome stepped = runOnce(exchange(), 2, true, steps);
+    CarriedRun stepped = runCarrying(exchange(), 2, true, steps);
     CHECK(stepped.cycle == whole.cycle);
     CHECK(stepped.counters == whole.counters);
     CHECK(stepped.memories == whole.memories);
@@ -239,7 +204,7 @@ TEST_CASE("a microthread blocked while carried waits as in turns") {
   right.task(TaskKind::Local, 10, "t10").task(TaskKind::Local, 11, "t11");
   right.activateAtStart(10);
 
-  Outcome o = runBoth(Fabric::eastPair(left, right, 1), 2);
+  CarriedRun o = runCarriedAndNot(Fabric::eastPair(left, right, 1), 2);
   REQUIRE(o.status == RunStatus::Idle);
   CHECK(halo(o.memories[1]) == counting(100, Rows));
   CHECK(o.carried > 0);
@@ -275,7 +240,7 @@ TEST_CASE("a receive completed between turns leaves the wavelets behind "
             opts().async().ut(1).activate(13));
   timedProgramEnd(right);
 
-  Outcome o = runBoth(Fabric::eastPair(left, right, 1), 2);
+  CarriedRun o = runCarriedAndNot(Fabric::eastPair(left, right, 1), 2);
   REQUIRE(o.status == RunStatus::Idle);
   std::vector<uint32_t> received;
   for (unsigned i = 0; i < Rows + 2; ++i)
@@ -291,21 +256,7 @@ TEST_CASE("a control wavelet among a carried receive's data goes to the "
   // (0, 0) sends four words, a control wavelet for no task (entry point
   // 31, which a receive drops), then four more, all on color 1; (1, 0)
   // receives eight words.
-  Program left("left");
-  std::vector<uint32_t> words = counting(1, 8);
-  words.push_back(controlPayload(31, 0)); // at Block + 32
-  left.data(Block, words);
-  left.label("t10")
-      .mem1d(Src0(0), 32, Block, 4)
-      .fabout(Dest(0), 4, 1, 1)
-      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
-      .mem1d(Src0(1), 32, Block + 32, 1)
-      .fabout(Dest(1), 1, 1, 1, /*control=*/true)
-      .emit(Opcode::Mov32V, {Dest(1), Src0(1)})
-      .mem1d(Src0(0), 32, Block + 16, 4)
-      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
-      .texit();
-  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  Program left = dataAroundControl(Block);
 
   Program right("right");
   right.label("t10")
@@ -315,7 +266,7 @@ TEST_CASE("a control wavelet among a carried receive's data goes to the "
       .texit();
   right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
 
-  Outcome o = runBoth(Fabric::eastPair(left, right, 1), 2);
+  CarriedRun o = runCarriedAndNot(Fabric::eastPair(left, right, 1), 2);
   REQUIRE(o.status == RunStatus::Idle);
   std::vector<uint32_t> received;
   for (unsigned i = 0; i < 8; ++i)
@@ -328,7 +279,8 @@ TEST_CASE("moves of one PE that touch the same memory stay in turns") {
   // (1, 0) sends its edge column west and, a cycle later, receives the
   // east column into the same column one row down: in each cycle the
   // receive writes the row the send reads, and the send, on microthread
-  // 0, goes first. (0, 0) receives on its main thread, never carried.
+  // 0, goes first. (0, 0) receives on its main thread, carried only once
+  // its send on microthread 0 has ended.
   Program left("left");
   left.data(Block, blockWords(100));
   left.label("t10");
@@ -356,10 +308,11 @@ TEST_CASE("moves of one PE that touch the same memory stay in turns") {
 
   Fabric f = Fabric::eastPair(left, right, 1);
   f.route(1, 0, 2, Ramp, W).route(0, 0, 2, E, Ramp);
-  Outcome o = runBoth(f, 2);
+  CarriedRun o = runCarriedAndNot(f, 2);
   REQUIRE(o.status == RunStatus::Idle);
-  // Only (0, 0)'s send is carried, from its start to its end.
-  CHECK(o.carried == Rows);
+  // Of (1, 0)'s moves none; (0, 0)'s send from its start to its end, and
+  // its receive's last six elements, which come after that.
+  CHECK(o.carried == Rows + 6);
   // Every row went west before the east column overwrote it.
   CHECK(halo(o.memories[0]) == counting(200, Rows));
   std::vector<uint32_t> shifted;
@@ -402,7 +355,31 @@ TEST_CASE("an unblocked receive takes the wavelets that came meanwhile at "
       column.push_back(block[r * Stride + 1]);
     CHECK(column == counting(100, Rows));
   }
-  Outcome o = runBoth(f, 2);
+  CarriedRun o = runCarriedAndNot(f, 2);
   REQUIRE(o.status == RunStatus::Idle);
   CHECK(halo(o.memories[1]) == counting(100, Rows));
+}
+
+TEST_CASE("a carried receive that waits for wavelets never sent stalls the "
+          "run as in turns") {
+  // (0, 0) sends two words; (1, 0) receives four on microthread 1: the run
+  // stalls at the same cycle, with the same report, either way.
+  Program left("left");
+  left.data(Block, counting(1, 2));
+  left.label("t10")
+      .mem1d(Src0(0), 32, Block, 2)
+      .fabout(Dest(0), 2, 1, 1)
+      .emit(Opcode::Mov32V, {Dest(0), Src0(0)})
+      .texit();
+  left.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  Program right("right");
+  right.label("t10")
+      .fabin(Src0(1), 4, 1, 2)
+      .mem1d(Dest(1), 32, Target, 4)
+      .emit(Opcode::Mov32V, {Dest(1), Src0(1)}, opts().async().ut(1))
+      .texit();
+  right.task(TaskKind::Local, 10, "t10").activateAtStart(10);
+  CarriedRun o = runCarriedAndNot(Fabric::eastPair(left, right, 1), 2);
+  REQUIRE(o.status == RunStatus::Stalled);
+  CHECK(o.carried == 2);
 }
