@@ -97,6 +97,15 @@ public:
   std::vector<uint32_t> streamPEs, streamPEsNow, streamingPEs;
   /// Carried sends, and carried receives with a delivery to take.
   size_t liveSends = 0, readyReceives = 0;
+  /// Main threads' moves carried (MainStreams.cpp): while there are none,
+  /// as in a halo exchange, the streams' cycle does not look for them.
+  size_t carriedMainMoves = 0;
+  /// The cycle after the last one in which a carried receive of a
+  /// microthread looks at its queue whether or not a wavelet came, as its
+  /// turn would after its start or an element: until then the band is not
+  /// quiet, as its PE would be awake. A look that finds a wavelet is a
+  /// delivery's work; one that finds none changes nothing but that.
+  uint64_t lookEnd = 0;
   /// Transfers a chain started ahead (PE::laterMicrothreads), as PE index
   /// << 3 | microthread, by the cycle after their start, when beginStreams
   /// lets the streams take them up (dueStarts: its scratch).
@@ -319,7 +328,9 @@ public:
   }
   /// Streamed transfers have work in the next cycle: the PEs would have
   /// been awake.
-  bool hasStreamWork() const { return liveSends != 0 || readyReceives != 0; }
+  bool hasStreamWork() const {
+    return liveSends != 0 || readyReceives != 0 || lookEnd > cycle;
+  }
   /// The color a plain move's wavelets go on or come from.
   uint8_t colorOfMove(const PE &pe, const Flight &flight) const;
   /// Microthread `ut`'s plain move may run apart from the PE's other
@@ -331,7 +342,7 @@ public:
   /// `knownApart` do: onOperationBeside has just compared them).
   /// `looksNext`: the microthread's turn in the next cycle would try its
   /// receive whether or not a wavelet came (it has just started, or
-  /// just taken an element); a carried receive then looks too.
+  /// just taken an element): the band is not quiet before then.
   void tryStream(PE &pe, unsigned ut, bool looksNext, uint8_t knownApart = 0);
   /// What dropStream cleared.
   enum class DroppedStream : uint8_t { Send, Receive, ReceiveWithDelivery };
@@ -348,9 +359,9 @@ public:
   /// A delivery of `color` to the PE (stepNetwork): true when a streamed
   /// receive takes it, false when the PE's turn must.
   bool takeStreamDelivery(PE &pe, unsigned color, bool control);
-  /// Done: the queue was empty, and the receive waits for a delivery;
-  /// MoreWaiting: it took a wavelet and looks again in the next cycle;
-  /// Completed: it took the last (its flags are cleared already).
+  /// Done: its queue is empty, and the receive waits for a delivery;
+  /// MoreWaiting: it took a wavelet and another waits; Completed: it took
+  /// the last (its flags are cleared already).
   enum class StreamStep : uint8_t { Done, MoreWaiting, GiveBack, Completed };
   /// A carried move's last element may complete it between turns: its
   /// completion only activates a task, if anything.
@@ -383,8 +394,8 @@ public:
                                     bool &nowEmpty);
   void runStreams();
   /// Fetches what the carried transfers of streamPEsNow's PEs read, a
-  /// few PEs after the i-th.
-  void prefetchStreams(size_t i);
+  /// few PEs after the i-th (`withMain`: main threads' moves too).
+  void prefetchStreams(size_t i, bool withMain);
   /// Every transfer back to the turns, as if none had been carried:
   /// before the host looks.
   void settleStreams();

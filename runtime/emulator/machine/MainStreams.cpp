@@ -67,6 +67,7 @@ void Band::tryStreamMain(PE &pe, bool moved) {
   }
   pe.mainStream = MainStreamed;
   pe.mainStreamColor = color;
+  ++carriedMainMoves;
   if (send) {
     pe.sendColors |= colorBit; // as its first push did
     pe.mainStream |= MainStreamSend;
@@ -93,6 +94,7 @@ void Band::unstreamMain(PE &pe) {
   uint8_t flags = std::exchange(pe.mainStream, 0);
   if (!flags)
     return;
+  --carriedMainMoves;
   if (flags & MainStreamSend) {
     --liveSends;
     // Its turns take every cycle, and count each one it found no room in
@@ -177,6 +179,7 @@ void Band::runMainStream(PE &pe) {
     // What continueOperation does when the operation is done; the main
     // thread runs on in the next cycle's turn.
     uint8_t flags = std::exchange(pe.mainStream, 0);
+    --carriedMainMoves;
     if (flags & MainStreamSend) {
       --liveSends;
     } else {

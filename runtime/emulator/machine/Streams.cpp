@@ -6,8 +6,9 @@
 // (once its router has the lane), the band carries such a move instead:
 // at the start of each cycle, before any turn, a send pushes its next
 // element into its inject buffer, and a receive takes the wavelet
-// delivered to it in the last step (after its start or an element, it
-// looks in the next cycle whether or not one came, as its turn would).
+// delivered to it in the last step (after its start or an element, its
+// turn would look in the next cycle whether or not one came: the band is
+// not quiet until then, Band::lookEnd).
 // Both do what the microthread's turn would have done in that cycle; the
 // PE sleeps unless something else needs it. The last element completes the
 // operation here too when that only activates a task, and wakes the PE if its
@@ -24,6 +25,7 @@
 
 #include "tessera/Emulator/FabricMoves.h"
 
+#include <algorithm>
 #include <bit>
 
 using namespace tessera;
@@ -156,17 +158,20 @@ void Band::tryStream(PE &pe, unsigned ut, bool looksNext, uint8_t knownApart) {
   } else {
     uint32_t colorBit = uint32_t(1) << color;
     pe.streamedColors |= colorBit;
-    if ((pe.deliveredColors & colorBit) || looksNext) {
-      // Wavelets wait already, and the stream owns the queue and takes one
-      // a cycle from the next on; or the next turn would look anyway.
+    if (pe.deliveredColors & colorBit) {
+      // Wavelets wait already: the stream owns the queue and takes one a
+      // cycle from the next on.
       pe.deliveredColors &= ~colorBit;
       pe.readyStreams |= bit;
       ++readyReceives;
       listStreamPE(pe);
     } else {
       // What a turn finding the queue empty leaves (a move carried from
-      // its start has had none), for deadlock reports.
+      // its start has had none), for deadlock reports; the next one would
+      // look whether or not a wavelet came.
       flight.blockedOn = {true, false, false, color, move.endpoint.queue};
+      if (looksNext)
+        lookEnd = std::max(lookEnd, cycle + 2);
     }
   }
   if (!pe.listedStreaming) {
@@ -373,9 +378,8 @@ Band::StreamStep Band::stepReceiveStream(PE &pe, unsigned ut) {
   case ReceiveStep::GiveBack:
     return StreamStep::GiveBack;
   case ReceiveStep::Empty:
-    // The turn's look found nothing: the PE sleeps until a delivery.
-    flight.blockedOn = {true, false, false, color,
-                        op.getFabricMove().endpoint.queue};
+    // A queue found empty after all: the turn's look would find nothing,
+    // and the PE sleep until a delivery.
     return StreamStep::Done;
   case ReceiveStep::Taken:
     break;
@@ -389,9 +393,12 @@ Band::StreamStep Band::stepReceiveStream(PE &pe, unsigned ut) {
     completeStream(pe, ut);
     return StreamStep::Completed;
   }
-  // Ready still: the next cycle's turn would look again, and find a
-  // wavelet delivered meanwhile or nothing.
-  return StreamStep::MoreWaiting;
+  if (!nowEmpty)
+    return StreamStep::MoreWaiting;
+  // The next cycle's turn would look again, and find a wavelet delivered
+  // meanwhile (whose delivery readies the stream) or nothing.
+  lookEnd = std::max(lookEnd, cycle + 2);
+  return StreamStep::Done;
 }
 
 namespace {
@@ -412,8 +419,9 @@ uint8_t streamsWithWork(const PE &pe) {
 bool mainStreamHasWork(const PE &pe) {
   return pe.mainStream & (MainStreamSend | MainStreamReady);
 }
-bool hasWorkToCarry(const PE &pe) {
-  return streamsWithWork(pe) || mainStreamHasWork(pe);
+/// `withMain`: some main thread's move is carried.
+bool hasWorkToCarry(const PE &pe, bool withMain) {
+  return streamsWithWork(pe) || (withMain && mainStreamHasWork(pe));
 }
 
 void prefetchStreamPE(const PE &pe) {
@@ -431,19 +439,21 @@ void prefetchStreamPE(const PE &pe) {
 }
 // One pass over the PE's streams each, not one per kind of line: a PE
 // exchanging halos has eight.
-void prefetchStreamFlights(const Network &network, const PE &pe) {
+void prefetchStreamFlights(const Network &network, const PE &pe,
+                           bool withMain) {
   for (uint8_t rest = streamsWithWork(pe); rest; rest &= rest - 1) {
     unsigned ut = unsigned(std::countr_zero(rest));
     __builtin_prefetch(pe.microthreads[ut].get());
     network.prefetchQueue(pe.deliveryQueue[pe.streamColor[ut]]);
   }
-  if (mainStreamHasWork(pe)) {
+  if (withMain && mainStreamHasWork(pe)) {
     __builtin_prefetch(pe.operation.get());
     network.prefetchQueue(pe.deliveryQueue[pe.mainStreamColor]);
   }
   pe.memory.prefetchPageTable();
 }
-void prefetchStreamElements(const Network &network, const PE &pe) {
+void prefetchStreamElements(const Network &network, const PE &pe,
+                            bool withMain) {
   for (uint8_t rest = streamsWithWork(pe); rest; rest &= rest - 1) {
     unsigned ut = unsigned(std::countr_zero(rest));
     int64_t address = pe.microthreads[ut]->op.getFabricMoveAddress();
@@ -452,7 +462,7 @@ void prefetchStreamElements(const Network &network, const PE &pe) {
     if (pe.readyStreams >> ut & 1)
       network.prefetchDeliveryHead(pe.deliveryQueue[pe.streamColor[ut]]);
   }
-  if (mainStreamHasWork(pe)) {
+  if (withMain && mainStreamHasWork(pe)) {
     int64_t address = pe.operation->op.getFabricMoveAddress();
     if (address >= 0)
       pe.memory.prefetch(static_cast<uint32_t>(address));
@@ -462,14 +472,16 @@ void prefetchStreamElements(const Network &network, const PE &pe) {
 }
 } // namespace
 
-void Band::prefetchStreams(size_t i) {
+void Band::prefetchStreams(size_t i, bool withMain) {
   size_t count = streamPEsNow.size();
   if (i + PEAhead < count)
     prefetchStreamPE(pes[streamPEsNow[i + PEAhead]]);
   if (i + FlightAhead < count)
-    prefetchStreamFlights(network, pes[streamPEsNow[i + FlightAhead]]);
+    prefetchStreamFlights(network, pes[streamPEsNow[i + FlightAhead]],
+                          withMain);
   if (i + ElementAhead < count)
-    prefetchStreamElements(network, pes[streamPEsNow[i + ElementAhead]]);
+    prefetchStreamElements(network, pes[streamPEsNow[i + ElementAhead]],
+                           withMain);
 }
 
 void Band::runStreams() {
@@ -479,9 +491,12 @@ void Band::runStreams() {
   // would), then sends.
   streamPEsNow.swap(streamPEs);
   bool fetchAhead = streamPEsNow.size() >= PrefetchFromPEs;
+  // Only turns start carrying a main thread's move, so a cycle that
+  // begins with none looks for none.
+  bool withMain = carriedMainMoves != 0;
   for (size_t i = 0; i < streamPEsNow.size(); ++i) {
     if (fetchAhead)
-      prefetchStreams(i);
+      prefetchStreams(i, withMain);
     PE &pe = pes[streamPEsNow[i]];
     for (uint8_t ready = pe.readyStreams & ~pe.laterMicrothreads; ready;
          ready &= ready - 1) {
@@ -506,9 +521,9 @@ void Band::runStreams() {
         unstream(pe, bitOf(ut));
     }
     // The main thread's, if any, is the only operation of its PE.
-    if (mainStreamHasWork(pe))
+    if (withMain && mainStreamHasWork(pe))
       runMainStream(pe);
-    if (hasWorkToCarry(pe))
+    if (hasWorkToCarry(pe, withMain))
       streamPEs.push_back(streamPEsNow[i]);
     else
       pe.streamListed = false;
@@ -524,7 +539,7 @@ void Band::beginStreams() {
   for (auto [at, entry] : dueStarts) {
     PE &pe = pes[entry >> 3];
     pe.laterMicrothreads &= uint8_t(~(1u << (entry & 7)));
-    if (hasWorkToCarry(pe))
+    if (hasWorkToCarry(pe, carriedMainMoves != 0))
       listStreamPE(pe);
   }
 }
