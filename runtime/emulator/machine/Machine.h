@@ -406,6 +406,9 @@ public:
   /// a plain move with two elements or more left and no microthread of
   /// the PE is busy.
   void tryStreamMain(PE &pe, bool moved);
+  /// Clears the main thread's carried state (flags and the band's counts),
+  /// as dropStream does a microthread's.
+  DroppedStream dropMainStream(PE &pe);
   /// Gives the main thread's carried move back to the PE's turns, with
   /// any delivery it had not taken yet.
   void unstreamMain(PE &pe);

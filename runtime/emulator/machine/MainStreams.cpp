@@ -90,13 +90,25 @@ void Band::tryStreamMain(PE &pe, bool moved) {
   }
 }
 
-void Band::unstreamMain(PE &pe) {
+Band::DroppedStream Band::dropMainStream(PE &pe) {
   uint8_t flags = std::exchange(pe.mainStream, 0);
-  if (!flags)
-    return;
   --carriedMainMoves;
   if (flags & MainStreamSend) {
     --liveSends;
+    return DroppedStream::Send;
+  }
+  pe.streamedColors &= ~(uint32_t(1) << pe.mainStreamColor);
+  if (!(flags & MainStreamReady))
+    return DroppedStream::Receive;
+  --readyReceives;
+  return DroppedStream::ReceiveWithDelivery;
+}
+
+void Band::unstreamMain(PE &pe) {
+  if (!pe.mainStream)
+    return;
+  switch (dropMainStream(pe)) {
+  case DroppedStream::Send:
     // Its turns take every cycle, and count each one it found no room in
     // as stalled: those since its last element, up to this cycle's turn
     // (or the cycle the host stops at), which goes on from there.
@@ -105,17 +117,15 @@ void Band::unstreamMain(PE &pe) {
       pe.readyAt = cycle;
     }
     wake(pe);
-    return;
-  }
-  uint32_t colorBit = uint32_t(1) << pe.mainStreamColor;
-  pe.streamedColors &= ~colorBit;
-  if (flags & MainStreamReady) {
+    break;
+  case DroppedStream::ReceiveWithDelivery:
     // The delivery the stream had not taken is the turn's.
-    --readyReceives;
-    pe.deliveredColors |= colorBit;
+    pe.deliveredColors |= uint32_t(1) << pe.mainStreamColor;
     wake(pe);
+    break;
+  case DroppedStream::Receive:
+    break; // the PE sleeps until a delivery, as after its turns
   }
-  // Otherwise the PE sleeps until a delivery, as after its turns.
 }
 
 bool Band::takeMainStreamDelivery(PE &pe, bool control) {
@@ -178,19 +188,11 @@ void Band::runMainStream(PE &pe) {
   if (left == 1) {
     // What continueOperation does when the operation is done; the main
     // thread runs on in the next cycle's turn.
-    uint8_t flags = std::exchange(pe.mainStream, 0);
-    --carriedMainMoves;
-    if (flags & MainStreamSend) {
-      --liveSends;
-    } else {
-      pe.streamedColors &= ~(uint32_t(1) << color);
-      if (flags & MainStreamReady)
-        --readyReceives;
-      if (!nowEmpty) {
-        // What the turn's poll leaves for the next operation or task.
-        pe.deliveredColors |= uint32_t(1) << color;
-        wake(pe);
-      }
+    dropMainStream(pe);
+    if (!send && !nowEmpty) {
+      // What the turn's poll leaves for the next operation or task.
+      pe.deliveredColors |= uint32_t(1) << color;
+      wake(pe);
     }
     DSDEngine::finishPlainMove(op, pe.dsrs);
     complete(pe, flight);
