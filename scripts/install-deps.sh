@@ -36,6 +36,8 @@ packages=(
   openmpi-bin
   # SwarmX systems as MPI ranks (tessera.swarmx_ranks).
   python3-mpi4py
+  # tessera-run's heap on huge pages (cmake/TesseraEmulatorOptimization.cmake).
+  libjemalloc-dev
 )
 
 missing=()
