@@ -74,16 +74,15 @@ endif()
 message(STATUS "Profile-guided optimisation of the emulator: "
                "${TESSERA_EMULATOR_PGO_MODE}")
 
-# The heap of the programs that run the emulator (tools/tessera-run):
-# jemalloc, set by tools/tessera-run/HugePageHeap.cpp to back what it hands
-# out with 2 MiB pages. A large fabric's PEs own millions of small blocks
-# (written memory pages, descriptors, FIFOs) that every cycle visits; on
-# glibc's 4 KiB pages most of those visits also miss the TLB
-# (docs/Performance.md, "The heap on huge pages").
-# cs_python preloads the same library with the same options. They are: 2 MiB
-# pages for everything it maps, and freed memory kept for reuse rather than
+# The heap of the programs that run a fabric: tessera-run and
+# tessera-run-mpi link jemalloc (tools/tessera-run/HugePageHeap.cpp sets its
+# options), cs_python preloads it. A large fabric's PEs own millions of
+# small blocks (written memory pages, descriptors, FIFOs) that every cycle
+# visits; on glibc's 4 KiB pages most of those visits also miss the TLB
+# (docs/Performance.md, "The heap on huge pages"). The options: 2 MiB pages
+# for everything jemalloc maps, and freed memory kept for reuse rather than
 # given back to the kernel, which would fault it in again, page by zeroed
-# page, when the fabric allocates it anew.
+# page, when the fabric allocates anew.
 option(TESSERA_EMULATOR_JEMALLOC
        "Run fabrics (tessera-run, tessera-run-mpi, cs_python) on jemalloc on huge pages"
        ON)
