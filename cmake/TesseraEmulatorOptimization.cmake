@@ -1,6 +1,5 @@
 # How the emulator's libraries are optimised (docs/Performance.md, "How the
-# emulator is built"): ThinLTO, profile-guided optimisation and the
-# allocator of the programs that run it. Included
+# emulator is built"): ThinLTO and profile-guided optimisation. Included
 # after TesseraTooling.cmake, which chooses the linker; the flags are
 # applied in runtime/emulator/CMakeLists.txt.
 
@@ -74,32 +73,3 @@ endif()
 message(STATUS "Profile-guided optimisation of the emulator: "
                "${TESSERA_EMULATOR_PGO_MODE}")
 
-# The heap of the programs that run a fabric: tessera-run and
-# tessera-run-mpi link jemalloc (tools/tessera-run/HugePageHeap.cpp sets its
-# options), cs_python preloads it. A large fabric's PEs own millions of
-# small blocks (written memory pages, descriptors, FIFOs) that every cycle
-# visits; on glibc's 4 KiB pages most of those visits also miss the TLB
-# (docs/Performance.md, "The heap on huge pages"). The options: 2 MiB pages
-# for everything jemalloc maps, and freed memory kept for reuse rather than
-# given back to the kernel, which would fault it in again, page by zeroed
-# page, when the fabric allocates anew.
-option(TESSERA_EMULATOR_JEMALLOC
-       "Run fabrics (tessera-run, tessera-run-mpi, cs_python) on jemalloc on huge pages"
-       ON)
-set(TESSERA_JEMALLOC_CONF
-    "thp:always,metadata_thp:always,dirty_decay_ms:-1,muzzy_decay_ms:-1")
-set(TESSERA_EMULATOR_HEAP system)
-if(TESSERA_EMULATOR_JEMALLOC)
-  find_library(TESSERA_JEMALLOC_LIBRARY NAMES jemalloc)
-  if(TESSERA_JEMALLOC_LIBRARY)
-    set(TESSERA_EMULATOR_HEAP jemalloc)
-    # The library itself (libjemalloc.so.2), which LD_PRELOAD needs.
-    get_filename_component(TESSERA_JEMALLOC_PRELOAD
-                           ${TESSERA_JEMALLOC_LIBRARY} REALPATH)
-  else()
-    message(WARNING "tessera-run is linked with the system's malloc: "
-                    "libjemalloc is missing (scripts/install-deps.sh "
-                    "installs libjemalloc-dev)")
-  endif()
-endif()
-message(STATUS "Heap of tessera-run: ${TESSERA_EMULATOR_HEAP}")

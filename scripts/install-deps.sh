@@ -36,7 +36,7 @@ packages=(
   openmpi-bin
   # SwarmX systems as MPI ranks (tessera.swarmx_ranks).
   python3-mpi4py
-  # tessera-run's heap on huge pages (cmake/TesseraEmulatorOptimization.cmake).
+  # cslc's and tessera-run's heap on huge pages (cmake/TesseraHeap.cmake).
   libjemalloc-dev
 )
 

@@ -19,9 +19,9 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [os.path.join(config.tessera_obj_root, "bin"), config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["cslc", "tessera-opt", "tessera-objdump", "tessera-translate", "tessera-run", "tessera-run-mpi", "tessera-core", "tessera-place", "tessera-viz", "cs_python"], tool_dirs)
 config.substitutions.append(("%python", config.python_executable))
-# tessera-run linked with jemalloc on huge pages
-# (cmake/TesseraEmulatorOptimization.cmake).
-if config.tessera_emulator_heap == "jemalloc":
+# cslc and tessera-run linked with jemalloc on huge pages
+# (cmake/TesseraHeap.cmake).
+if config.tessera_heap == "jemalloc":
     config.available_features.add("jemalloc-heap")
 # MPI ranks over loopback (test/Emulator/mpi.test): containers run tests as
 # root, two cores take four ranks, and shared-memory copies go through
