@@ -326,6 +326,16 @@ public:
       streamPEs.push_back(static_cast<uint32_t>(&pe - pes.data()));
     }
   }
+  /// Marks a carried receive ready to take a delivered wavelet: `bit` of
+  /// `ready`, which is PE::readyStreams (a microthread's) or PE::mainStream
+  /// (MainStreamReady), counted in readyReceives. Nothing if it is already.
+  void markReceiveReady(PE &pe, uint8_t &ready, uint8_t bit) {
+    if (ready & bit)
+      return;
+    ready |= bit;
+    ++readyReceives;
+    listStreamPE(pe);
+  }
   /// Streamed transfers have work in the next cycle: the PEs would have
   /// been awake.
   bool hasStreamWork() const {

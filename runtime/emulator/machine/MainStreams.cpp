@@ -79,9 +79,7 @@ void Band::tryStreamMain(PE &pe, bool moved) {
       // Wavelets wait already, and the stream takes one a cycle from the
       // next; or the turn took one, and the next would look again.
       pe.deliveredColors &= ~colorBit;
-      pe.mainStream |= MainStreamReady;
-      ++readyReceives;
-      listStreamPE(pe);
+      markReceiveReady(pe, pe.mainStream, MainStreamReady);
     }
   }
   if (!pe.listedStreaming) {
@@ -133,11 +131,7 @@ bool Band::takeMainStreamDelivery(PE &pe, bool control) {
     unstreamMain(pe); // the turn sees what a control wavelet does
     return false;
   }
-  if (!(pe.mainStream & MainStreamReady)) {
-    pe.mainStream |= MainStreamReady;
-    ++readyReceives;
-    listStreamPE(pe);
-  }
+  markReceiveReady(pe, pe.mainStream, MainStreamReady);
   return true;
 }
 

@@ -162,9 +162,7 @@ void Band::tryStream(PE &pe, unsigned ut, bool looksNext, uint8_t knownApart) {
       // Wavelets wait already: the stream owns the queue and takes one a
       // cycle from the next on.
       pe.deliveredColors &= ~colorBit;
-      pe.readyStreams |= bit;
-      ++readyReceives;
-      listStreamPE(pe);
+      markReceiveReady(pe, pe.readyStreams, bit);
     } else {
       // What a turn finding the queue empty leaves (a move carried from
       // its start has had none), for deadlock reports; the next one would
@@ -258,11 +256,7 @@ bool Band::takeStreamDelivery(PE &pe, unsigned color, bool control) {
     unstream(pe, bit); // the turn sees what a control wavelet does
     return false;
   }
-  if (!(pe.readyStreams & bit)) {
-    pe.readyStreams |= bit;
-    ++readyReceives;
-    listStreamPE(pe);
-  }
+  markReceiveReady(pe, pe.readyStreams, bit);
   return true;
 }
 
