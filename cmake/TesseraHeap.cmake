@@ -14,11 +14,13 @@ option(TESSERA_JEMALLOC
 set(TESSERA_JEMALLOC_CONF
     "thp:always,metadata_thp:always,dirty_decay_ms:-1,muzzy_decay_ms:-1")
 set(TESSERA_HEAP system)
+# The library itself (libjemalloc.so.2) for cs_python's LD_PRELOAD; empty
+# without jemalloc.
+set(TESSERA_JEMALLOC_PRELOAD "")
 if(TESSERA_JEMALLOC)
   find_library(TESSERA_JEMALLOC_LIBRARY NAMES jemalloc)
   if(TESSERA_JEMALLOC_LIBRARY)
     set(TESSERA_HEAP jemalloc)
-    # The library itself (libjemalloc.so.2), which LD_PRELOAD needs.
     get_filename_component(TESSERA_JEMALLOC_PRELOAD
                            ${TESSERA_JEMALLOC_LIBRARY} REALPATH)
   else()
